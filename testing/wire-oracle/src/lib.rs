@@ -1,0 +1,135 @@
+//! Test-only bridge to the wire oracle: `../shared/tools/wire-oracle`, a
+//! Python program that parses JSON with Google's own protobuf library
+//! against the normative A2A v1.0 proto and checks REQUIRED fields.
+//!
+//! It shares no code with this workspace, which is the point: whatever our
+//! encoders produce is judged by an independent referee. Tests hand it
+//! documents and assert on its verdict.
+//!
+//! The oracle creates its own virtualenv on first use (see
+//! `scripts/setup-oracle`); `WIRE_ORACLE_VENV` chooses where. When the
+//! variable is unset this crate points it at `target/wire-oracle-venv`, the
+//! same place `.ci/run` uses.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// What one oracle run reported.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    /// True when the oracle exited 0 (every case passed).
+    pub success: bool,
+    /// Everything the oracle printed on stdout.
+    pub stdout: String,
+    /// Everything the oracle printed on stderr.
+    pub stderr: String,
+}
+
+impl Verdict {
+    /// The `(passed, failed)` counts from the closing `N passed, M failed`
+    /// line that the `lines` and `jsonrpc` modes print, if present.
+    pub fn counts(&self) -> Option<(usize, usize)> {
+        let line = self
+            .stdout
+            .lines()
+            .rev()
+            .find(|l| l.contains(" passed, ") && l.contains(" failed"))?;
+        let mut nums = line
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse::<usize>().ok());
+        Some((nums.next()??, nums.next()??))
+    }
+
+    /// The lines of stdout that report a failing case.
+    pub fn failures(&self) -> Vec<&str> {
+        self.stdout
+            .lines()
+            .filter(|l| l.starts_with("FAIL") || l.contains(": FAIL "))
+            .collect()
+    }
+}
+
+/// Path of the oracle launcher script, found relative to this workspace.
+pub fn oracle_path() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // testing/wire-oracle -> workspace root -> its parent holds shared/.
+    manifest
+        .join("../../../shared/tools/wire-oracle/wire-oracle")
+        .canonicalize()
+        .unwrap_or_else(|e| {
+            panic!("wire oracle not found beside the workspace (../shared/tools/wire-oracle): {e}")
+        })
+}
+
+fn venv_dir() -> PathBuf {
+    match std::env::var_os("WIRE_ORACLE_VENV") {
+        Some(v) => PathBuf::from(v),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/wire-oracle-venv"),
+    }
+}
+
+/// Runs the oracle with `args`, feeding `input` on stdin.
+///
+/// Panics when the oracle cannot be started at all: a test that depends on
+/// the referee must not pass without it.
+pub fn run(args: &[&str], input: &[u8]) -> Verdict {
+    let mut child = Command::new("bash")
+        .arg(oracle_path())
+        .args(args)
+        .env("WIRE_ORACLE_VENV", venv_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start the wire oracle: {e}"));
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("wire oracle failed to run: {e}"));
+    let _ = writer.join();
+    Verdict {
+        success: out.status.success(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// `wire-oracle check TYPE`: one JSON document of message type `type_name`.
+pub fn check(type_name: &str, json: &str) -> Verdict {
+    run(&["check", type_name], json.as_bytes())
+}
+
+/// `wire-oracle lines`: one `TYPE<TAB>JSON` case per line.
+pub fn lines(input: &str) -> Verdict {
+    run(&["lines"], input.as_bytes())
+}
+
+/// `wire-oracle jsonrpc`: one JSON-RPC envelope (or SSE `data:` line) per line.
+pub fn jsonrpc(input: &str) -> Verdict {
+    run(&["jsonrpc"], input.as_bytes())
+}
+
+/// `wire-oracle normalize TYPE`: the protobuf library's own JSON for a document.
+pub fn normalize(type_name: &str, json: &str) -> Verdict {
+    run(&["normalize", type_name], json.as_bytes())
+}
+
+/// Asserts that the oracle accepted every case and returns the pass count.
+pub fn assert_all_pass(verdict: &Verdict) -> usize {
+    assert!(
+        verdict.success,
+        "wire oracle rejected output:\n{}\n{}",
+        verdict.stdout, verdict.stderr
+    );
+    match verdict.counts() {
+        Some((passed, 0)) => passed,
+        Some((_, failed)) => panic!("wire oracle: {failed} failed\n{}", verdict.stdout),
+        None => 1,
+    }
+}
