@@ -1,0 +1,2 @@
+//! The A2A v1.0 data model (`a2a-v1.0.proto`) as Rust types with serde in
+//! ProtoJSON form.

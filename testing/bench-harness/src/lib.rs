@@ -1,0 +1,207 @@
+//! A minimal throughput harness for `cargo bench` targets (`harness = false`).
+//!
+//! Benchmarks here compare each measurement with a baseline taken in the
+//! same run (for example `serde_json::Value` parsing of the same bytes), so
+//! the interesting number is a ratio, not an absolute time. Each bench
+//! binary builds a [`Report`], measures rows with [`Report::measure`],
+//! adds ratios with [`Report::ratio`], and calls [`Report::finish`], which
+//! prints the table and writes it to `target/bench-results/<name>.txt`;
+//! `scripts/bench` runs every bench and prints those files.
+//!
+//! Time per row defaults to one second; `BENCH_SECONDS` overrides it
+//! (e.g. `BENCH_SECONDS=0.1` for a quick look).
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// One measured row.
+#[derive(Debug, Clone)]
+pub struct Measurement {
+    /// Row label.
+    pub name: String,
+    /// Bytes processed per iteration.
+    pub bytes: u64,
+    /// Items (messages, events) processed per iteration; 0 when not meaningful.
+    pub items: u64,
+    /// Iterations run.
+    pub iterations: u64,
+    /// Wall time for all iterations.
+    pub elapsed: Duration,
+}
+
+impl Measurement {
+    /// Throughput in MB/s (10^6 bytes per second).
+    pub fn mb_per_s(&self) -> f64 {
+        self.bytes as f64 * self.iterations as f64 / self.elapsed.as_secs_f64() / 1e6
+    }
+
+    /// Items per second, when the row counts items.
+    pub fn items_per_s(&self) -> f64 {
+        self.items as f64 * self.iterations as f64 / self.elapsed.as_secs_f64()
+    }
+}
+
+/// A benchmark report: rows, ratios, and where to write them.
+#[derive(Debug)]
+pub struct Report {
+    name: String,
+    budget: Duration,
+    rows: Vec<Measurement>,
+    out: String,
+}
+
+impl Report {
+    /// Starts a report named `name` (the results file is `<name>.txt`).
+    pub fn new(name: &str) -> Report {
+        let secs = std::env::var("BENCH_SECONDS")
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .filter(|s| *s > 0.0)
+            .unwrap_or(1.0);
+        let mut out = String::new();
+        let _ = writeln!(out, "# {name} (each row ~{secs} s; MB = 10^6 bytes)");
+        let _ = writeln!(
+            out,
+            "{:<56} {:>12} {:>14} {:>12}",
+            "row", "MB/s", "items/s", "iterations"
+        );
+        Report {
+            name: name.to_owned(),
+            budget: Duration::from_secs_f64(secs),
+            rows: Vec::new(),
+            out,
+        }
+    }
+
+    /// Runs `f` repeatedly for the time budget (after a short warm-up) and
+    /// records a row. `bytes` and `items` are what one call of `f` processes.
+    /// The value `f` returns is passed through [`black_box`] so the work is
+    /// not optimized away.
+    pub fn measure<R>(
+        &mut self,
+        name: &str,
+        bytes: u64,
+        items: u64,
+        mut f: impl FnMut() -> R,
+    ) -> Measurement {
+        let warm = Instant::now();
+        while warm.elapsed() < self.budget / 10 {
+            black_box(f());
+        }
+        let mut iterations = 0u64;
+        let start = Instant::now();
+        loop {
+            black_box(f());
+            iterations += 1;
+            if start.elapsed() >= self.budget {
+                break;
+            }
+        }
+        let m = Measurement {
+            name: name.to_owned(),
+            bytes,
+            items,
+            iterations,
+            elapsed: start.elapsed(),
+        };
+        let items_col = if items > 0 {
+            format!("{:.0}", m.items_per_s())
+        } else {
+            "-".to_owned()
+        };
+        let line = format!(
+            "{:<56} {:>12.1} {:>14} {:>12}",
+            m.name,
+            m.mb_per_s(),
+            items_col,
+            m.iterations
+        );
+        println!("{line}");
+        self.out.push_str(&line);
+        self.out.push('\n');
+        self.rows.push(m.clone());
+        m
+    }
+
+    /// Records the throughput ratio `a / b` of two measured rows.
+    pub fn ratio(&mut self, label: &str, a: &Measurement, b: &Measurement) -> f64 {
+        let r = a.mb_per_s() / b.mb_per_s();
+        let line = format!("ratio {label}: {r:.2}x  ({} / {})", a.name, b.name);
+        println!("{line}");
+        self.out.push_str(&line);
+        self.out.push('\n');
+        r
+    }
+
+    /// Adds a free-form note line to the report (goals, sizes, context).
+    pub fn note(&mut self, line: &str) {
+        println!("{line}");
+        self.out.push_str(line);
+        self.out.push('\n');
+    }
+
+    /// The measured rows so far.
+    pub fn rows(&self) -> &[Measurement] {
+        &self.rows
+    }
+
+    /// Writes the report to `target/bench-results/<name>.txt` and returns
+    /// the path.
+    pub fn finish(self) -> std::io::Result<PathBuf> {
+        let dir = results_dir();
+        std::fs::create_dir_all(&dir)?;
+        let path = dir.join(format!("{}.txt", self.name));
+        std::fs::write(&path, &self.out)?;
+        println!("results written to {}", path.display());
+        Ok(path)
+    }
+}
+
+/// `target/bench-results` of this workspace (or `$CARGO_TARGET_DIR/bench-results`).
+pub fn results_dir() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"));
+    target.join("bench-results")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measurement_rates_follow_bytes_items_and_time() {
+        let m = Measurement {
+            name: "x".into(),
+            bytes: 2_000_000,
+            items: 10,
+            iterations: 3,
+            elapsed: Duration::from_secs(2),
+        };
+        assert!((m.mb_per_s() - 3.0).abs() < 1e-9);
+        assert!((m.items_per_s() - 15.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn ratio_divides_throughputs() {
+        std::env::set_var("BENCH_SECONDS", "0.01");
+        let mut r = Report::new("harness-selftest");
+        let a = Measurement {
+            name: "a".into(),
+            bytes: 4,
+            items: 0,
+            iterations: 1,
+            elapsed: Duration::from_secs(1),
+        };
+        let b = Measurement {
+            bytes: 2,
+            ..a.clone()
+        };
+        assert!((r.ratio("a/b", &a, &b) - 2.0).abs() < 1e-9);
+        let m = r.measure("sum", 8, 1, || (0..8u64).sum::<u64>());
+        assert!(m.iterations >= 1);
+        assert_eq!(r.rows().len(), 1);
+    }
+}
