@@ -1,2 +1,8 @@
 //! The A2A v1.0 data model (`a2a-v1.0.proto`) as Rust types with serde in
 //! ProtoJSON form.
+
+mod error;
+mod validate;
+
+pub use error::*;
+pub use validate::FieldViolation;
