@@ -2,7 +2,9 @@
 //! ProtoJSON form.
 
 mod error;
+mod operation;
 mod validate;
 
 pub use error::*;
+pub use operation::Operation;
 pub use validate::FieldViolation;
