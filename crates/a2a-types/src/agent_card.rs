@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::protojson::{self, Struct};
+use crate::protojson::{self, message_impls, Struct};
 use crate::security::{SecurityRequirement, SecurityScheme};
 
 /// An agent's self-description (spec 4.4.1, 8): identity, interfaces,
@@ -16,7 +16,7 @@ use crate::security::{SecurityRequirement, SecurityScheme};
 /// signing requires (spec 8.4.1); the `optional` fields (`documentationUrl`,
 /// `iconUrl`, the capability flags) are written exactly when set.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct AgentCard {
     /// Human-readable name. REQUIRED.
     #[serde(default, deserialize_with = "protojson::string")]
@@ -94,7 +94,7 @@ pub struct AgentCard {
 
 /// The service provider of an agent (spec 4.4.2). Both fields REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct AgentProvider {
     /// The provider's website or documentation. REQUIRED.
     #[serde(default, deserialize_with = "protojson::string")]
@@ -108,7 +108,7 @@ pub struct AgentProvider {
 /// `optional`: `None` (unset, not written) differs from `Some(false)`
 /// (written), as card signing needs (spec 5.7, 8.4.1).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct AgentCapabilities {
     /// Streaming responses (spec 3.1.2, 3.3.4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -138,7 +138,7 @@ pub struct AgentCapabilities {
 
 /// A protocol extension the agent supports (spec 4.4.4, 4.6.1).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct AgentExtension {
     /// The extension's URI.
     #[serde(
@@ -169,7 +169,7 @@ pub struct AgentExtension {
 /// A capability of the agent (spec 4.4.5). REQUIRED: `id`, `name`,
 /// `description`, `tags`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct AgentSkill {
     /// Unique identifier. REQUIRED.
     #[serde(default, deserialize_with = "protojson::string")]
@@ -219,7 +219,7 @@ pub struct AgentSkill {
 /// Where and how the agent is reachable (spec 4.4.6, 8.3). REQUIRED:
 /// `url`, `protocolBinding`, `protocolVersion`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct AgentInterface {
     /// The interface's URL (or `host:port` for gRPC). REQUIRED.
     #[serde(default, deserialize_with = "protojson::string")]
@@ -267,7 +267,7 @@ impl AgentInterface {
 /// A JWS signature of the card (spec 4.4.7, 8.4.2). `protected` and
 /// `signature` are REQUIRED.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct AgentCardSignature {
     /// The protected JWS header, base64url. REQUIRED.
     #[serde(default, deserialize_with = "protojson::string")]
@@ -279,3 +279,13 @@ pub struct AgentCardSignature {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub header: Option<Struct>,
 }
+
+message_impls!(
+    AgentCard,
+    AgentProvider,
+    AgentCapabilities,
+    AgentExtension,
+    AgentSkill,
+    AgentInterface,
+    AgentCardSignature
+);

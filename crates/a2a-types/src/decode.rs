@@ -13,11 +13,12 @@ use serde_path_to_error::Segment;
 /// Default for [`DecodeLimits::max_input_bytes`]: 16 MiB.
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
 
-/// How deeply arrays and objects may nest: `serde_json`'s recursion limit,
-/// which this crate keeps enabled. Deeper input is a
-/// [`DecodeErrorKind::Syntax`] error ("recursion limit exceeded"); every
-/// level counts, the crate's own messages included (a `Part.data` value
-/// inside a message inside a task starts four or five levels down).
+/// `serde_json`'s recursion limit, which this crate keeps enabled: a
+/// document may nest arrays and objects at most `RECURSION_LIMIT - 1`
+/// (127) levels deep; deeper input is a [`DecodeErrorKind::Syntax`] error
+/// ("recursion limit exceeded"), never a stack overflow. Every level
+/// counts, the crate's own messages included (a `Part.data` value inside
+/// a message inside a task starts five levels down).
 pub const RECURSION_LIMIT: usize = 128;
 
 /// Limits applied before and while decoding.

@@ -4,14 +4,14 @@
 use serde::{Deserialize, Serialize};
 
 use crate::message::{Artifact, Message};
-use crate::protojson::{self, oneof_message, Struct};
+use crate::protojson::{self, message_impls, oneof_message, Struct};
 use crate::task::{Task, TaskStatus};
 
 /// A change of a task's status (spec 4.2.1).
 ///
 /// `taskId`, `contextId` and `status` are REQUIRED.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct TaskStatusUpdateEvent {
     /// The task that changed. REQUIRED.
     #[serde(default, alias = "task_id", deserialize_with = "protojson::string")]
@@ -47,7 +47,7 @@ impl TaskStatusUpdateEvent {
 ///
 /// `taskId`, `contextId` and `artifact` are REQUIRED.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct TaskArtifactUpdateEvent {
     /// The task of the artifact. REQUIRED.
     #[serde(default, alias = "task_id", deserialize_with = "protojson::string")]
@@ -187,3 +187,5 @@ impl From<TaskArtifactUpdateEvent> for StreamResponse {
         StreamResponse::ArtifactUpdate(v)
     }
 }
+
+message_impls!(TaskStatusUpdateEvent, TaskArtifactUpdateEvent);

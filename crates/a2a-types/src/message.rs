@@ -6,7 +6,7 @@ use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::protojson::{self, proto_enum, Base64Bytes, Struct};
+use crate::protojson::{self, message_impls, proto_enum, Base64Bytes, Struct};
 
 proto_enum! {
     /// Who sent a message (spec 4.1.5).
@@ -36,7 +36,7 @@ proto_enum! {
 /// assert_eq!(m.text().as_deref(), Some("What is the weather today?"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct Message {
     /// Unique identifier, created by the message's sender. REQUIRED.
     #[serde(default, alias = "message_id", deserialize_with = "protojson::string")]
@@ -444,7 +444,7 @@ impl<'de> Deserialize<'de> for Part {
 ///
 /// `artifactId` and at least one part are REQUIRED.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct Artifact {
     /// Identifier, unique within the task. REQUIRED.
     #[serde(default, alias = "artifact_id", deserialize_with = "protojson::string")]
@@ -504,3 +504,5 @@ impl Artifact {
         concat_text(&self.parts)
     }
 }
+
+message_impls!(Message, Artifact);

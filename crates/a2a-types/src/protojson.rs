@@ -511,6 +511,145 @@ impl<'de> Deserialize<'de> for Base64Bytes {
 }
 
 // ---------------------------------------------------------------------------
+// Messages are JSON objects.
+
+/// Wraps a deserializer so that a struct can only be read from a JSON
+/// object. `serde`'s derive also accepts a struct written as an array of
+/// its fields in order, which is not ProtoJSON; the wrapper turns the
+/// struct request into a map request, which `serde_json` refuses for
+/// anything but an object. Everything else is forwarded untouched.
+pub(crate) struct ObjectOnly<D>(pub(crate) D);
+
+macro_rules! forward {
+    ($($method:ident),+ $(,)?) => {
+        $(
+            #[inline]
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+                self.0.$method(visitor)
+            }
+        )+
+    };
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
+    type Error = D::Error;
+
+    forward!(
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any,
+    );
+
+    #[inline]
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_unit_struct(name, visitor)
+    }
+
+    #[inline]
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_newtype_struct(name, visitor)
+    }
+
+    #[inline]
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_tuple(len, visitor)
+    }
+
+    #[inline]
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_tuple_struct(name, len, visitor)
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_map(visitor)
+    }
+
+    #[inline]
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_enum(name, variants, visitor)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
+    }
+}
+
+/// Implements `Serialize` and `Deserialize` for message structs whose
+/// derive is declared with `#[serde(remote = "Self")]` (which turns the
+/// derived code into inherent functions): serialization is the derived
+/// one, deserialization the derived one behind [`ObjectOnly`].
+macro_rules! message_impls {
+    ($($ty:ident),+ $(,)?) => {
+        $(
+            impl ::serde::Serialize for $ty {
+                #[inline]
+                fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    $ty::serialize(self, s)
+                }
+            }
+
+            impl<'de> ::serde::Deserialize<'de> for $ty {
+                #[inline]
+                fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
+                    $ty::deserialize($crate::protojson::ObjectOnly(d))
+                }
+            }
+        )+
+    };
+}
+pub(crate) use message_impls;
+
+// ---------------------------------------------------------------------------
 // Oneof-only messages.
 
 /// Implements `Serialize` and a hand-written `Deserialize` for an enum that

@@ -2,14 +2,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::protojson;
+use crate::protojson::{self, message_impls};
 
 /// A webhook that receives a task's updates (spec 4.3.1; the body of
 /// `CreateTaskPushNotificationConfig`, spec 3.1.7).
 ///
 /// `url` is REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct TaskPushNotificationConfig {
     /// Routing identifier of the selected interface (multi-tenancy).
     #[serde(
@@ -63,7 +63,7 @@ impl TaskPushNotificationConfig {
 ///
 /// `scheme` is REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct AuthenticationInfo {
     /// HTTP authentication scheme (`Bearer`, `Basic`, ...; case-insensitive
     /// per RFC 9110). REQUIRED.
@@ -87,3 +87,5 @@ impl AuthenticationInfo {
         }
     }
 }
+
+message_impls!(TaskPushNotificationConfig, AuthenticationInfo);

@@ -3,14 +3,14 @@
 use serde::{Deserialize, Serialize};
 
 use crate::message::Message;
-use crate::protojson::{self, oneof_message, Struct};
+use crate::protojson::{self, message_impls, oneof_message, Struct};
 use crate::push::TaskPushNotificationConfig;
 use crate::task::{Task, TaskState};
 use crate::timestamp::Timestamp;
 
 /// Options of a `SendMessage` request (spec 3.2.2).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct SendMessageConfiguration {
     /// Media types the client accepts for response parts.
     #[serde(
@@ -61,7 +61,7 @@ pub struct SendMessageConfiguration {
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct SendMessageRequest {
     /// Routing identifier of the selected interface.
     #[serde(
@@ -99,7 +99,7 @@ impl From<Message> for SendMessageRequest {
 
 /// The request of `GetTask` (spec 3.1.3). `id` is REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct GetTaskRequest {
     /// Routing identifier of the selected interface.
     #[serde(
@@ -133,7 +133,7 @@ impl GetTaskRequest {
 
 /// The request of `ListTasks` (spec 3.1.4): filters and pagination.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct ListTasksRequest {
     /// Routing identifier of the selected interface.
     #[serde(
@@ -201,7 +201,7 @@ fn is_unspecified(state: &TaskState) -> bool {
 /// and always written; an empty `tasks` list and an empty `nextPageToken`
 /// (the last page) are valid.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct ListTasksResponse {
     /// The tasks of this page. REQUIRED.
     #[serde(default, deserialize_with = "protojson::repeated")]
@@ -223,7 +223,7 @@ pub struct ListTasksResponse {
 
 /// The request of `CancelTask` (spec 3.1.5). `id` is REQUIRED.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct CancelTaskRequest {
     /// Routing identifier of the selected interface.
     #[serde(
@@ -253,7 +253,7 @@ impl CancelTaskRequest {
 /// The request of `GetTaskPushNotificationConfig` (spec 3.1.8). `taskId`
 /// and `id` are REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct GetTaskPushNotificationConfigRequest {
     /// Routing identifier of the selected interface.
     #[serde(
@@ -273,7 +273,7 @@ pub struct GetTaskPushNotificationConfigRequest {
 /// The request of `DeleteTaskPushNotificationConfig` (spec 3.1.10).
 /// `taskId` and `id` are REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct DeleteTaskPushNotificationConfigRequest {
     /// Routing identifier of the selected interface.
     #[serde(
@@ -292,7 +292,7 @@ pub struct DeleteTaskPushNotificationConfigRequest {
 
 /// The request of `SubscribeToTask` (spec 3.1.6). `id` is REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct SubscribeToTaskRequest {
     /// Routing identifier of the selected interface.
     #[serde(
@@ -309,7 +309,7 @@ pub struct SubscribeToTaskRequest {
 /// The request of `ListTaskPushNotificationConfigs` (spec 3.1.9). `taskId`
 /// is REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct ListTaskPushNotificationConfigsRequest {
     /// Routing identifier of the selected interface.
     #[serde(
@@ -341,7 +341,7 @@ pub struct ListTaskPushNotificationConfigsRequest {
 
 /// The request of `GetExtendedAgentCard` (spec 3.1.11).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct GetExtendedAgentCardRequest {
     /// Routing identifier of the selected interface.
     #[serde(
@@ -382,7 +382,7 @@ impl From<Message> for SendMessageResponse {
 
 /// The response of `ListTaskPushNotificationConfigs` (spec 3.1.9).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct ListTaskPushNotificationConfigsResponse {
     /// The configurations of this page.
     #[serde(
@@ -400,3 +400,18 @@ pub struct ListTaskPushNotificationConfigsResponse {
     )]
     pub next_page_token: String,
 }
+
+message_impls!(
+    SendMessageConfiguration,
+    SendMessageRequest,
+    GetTaskRequest,
+    ListTasksRequest,
+    ListTasksResponse,
+    CancelTaskRequest,
+    GetTaskPushNotificationConfigRequest,
+    DeleteTaskPushNotificationConfigRequest,
+    SubscribeToTaskRequest,
+    ListTaskPushNotificationConfigsRequest,
+    GetExtendedAgentCardRequest,
+    ListTaskPushNotificationConfigsResponse
+);

@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::protojson::{self, oneof_message};
+use crate::protojson::{self, message_impls, oneof_message};
 
 /// A list of strings (the scopes of a [`SecurityRequirement`]).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct StringList {
     /// The strings.
     #[serde(
@@ -31,7 +31,7 @@ impl<S: Into<String>> FromIterator<S> for StringList {
 /// Security schemes a client must satisfy together, each with the scopes
 /// it needs (spec 4.4.1 `securityRequirements`).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct SecurityRequirement {
     /// Scheme name (a key of `AgentCard.securitySchemes`) to required scopes.
     #[serde(
@@ -104,7 +104,7 @@ impl From<MutualTlsSecurityScheme> for SecurityScheme {
 
 /// API key authentication (spec 4.5.2). `location` and `name` are REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct APIKeySecurityScheme {
     /// Description of the scheme.
     #[serde(
@@ -123,7 +123,7 @@ pub struct APIKeySecurityScheme {
 
 /// HTTP authentication (spec 4.5.3). `scheme` is REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct HTTPAuthSecurityScheme {
     /// Description of the scheme.
     #[serde(
@@ -147,7 +147,7 @@ pub struct HTTPAuthSecurityScheme {
 
 /// OAuth 2.0 (spec 4.5.4). `flows` is REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct OAuth2SecurityScheme {
     /// Description of the scheme.
     #[serde(
@@ -173,7 +173,7 @@ pub struct OAuth2SecurityScheme {
 
 /// OpenID Connect (spec 4.5.5). `openIdConnectUrl` is REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct OpenIdConnectSecurityScheme {
     /// Description of the scheme.
     #[serde(
@@ -193,7 +193,7 @@ pub struct OpenIdConnectSecurityScheme {
 
 /// Mutual TLS (spec 4.5.6).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct MutualTlsSecurityScheme {
     /// Description of the scheme.
     #[serde(
@@ -269,7 +269,7 @@ impl From<DeviceCodeOAuthFlow> for OAuthFlows {
 /// The authorization code flow (spec 4.5.8). `authorizationUrl`,
 /// `tokenUrl` and `scopes` are REQUIRED (an empty scope map is valid).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct AuthorizationCodeOAuthFlow {
     /// The authorization URL. REQUIRED.
     #[serde(
@@ -305,7 +305,7 @@ pub struct AuthorizationCodeOAuthFlow {
 /// The client credentials flow (spec 4.5.9). `tokenUrl` and `scopes` are
 /// REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct ClientCredentialsOAuthFlow {
     /// The token URL. REQUIRED.
     #[serde(default, alias = "token_url", deserialize_with = "protojson::string")]
@@ -325,7 +325,7 @@ pub struct ClientCredentialsOAuthFlow {
 
 /// The implicit flow; deprecated by the spec.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct ImplicitOAuthFlow {
     /// The authorization URL.
     #[serde(
@@ -354,7 +354,7 @@ pub struct ImplicitOAuthFlow {
 
 /// The resource owner password flow; deprecated by the spec.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct PasswordOAuthFlow {
     /// The token URL.
     #[serde(
@@ -384,7 +384,7 @@ pub struct PasswordOAuthFlow {
 /// The device code flow, RFC 8628 (spec 4.5.10).
 /// `deviceAuthorizationUrl`, `tokenUrl` and `scopes` are REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct DeviceCodeOAuthFlow {
     /// The device authorization endpoint. REQUIRED.
     #[serde(
@@ -408,3 +408,18 @@ pub struct DeviceCodeOAuthFlow {
     #[serde(default, deserialize_with = "protojson::map")]
     pub scopes: BTreeMap<String, String>,
 }
+
+message_impls!(
+    StringList,
+    SecurityRequirement,
+    APIKeySecurityScheme,
+    HTTPAuthSecurityScheme,
+    OAuth2SecurityScheme,
+    OpenIdConnectSecurityScheme,
+    MutualTlsSecurityScheme,
+    AuthorizationCodeOAuthFlow,
+    ClientCredentialsOAuthFlow,
+    ImplicitOAuthFlow,
+    PasswordOAuthFlow,
+    DeviceCodeOAuthFlow
+);

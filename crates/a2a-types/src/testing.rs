@@ -67,6 +67,7 @@ pub struct Gen {
 }
 
 const TEXTS: &[&str] = &[
+    "",
     "hello",
     "What is the weather today?",
     "naïve café",

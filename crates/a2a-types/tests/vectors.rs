@@ -1,6 +1,8 @@
 //! The golden vectors: every JSON example of spec sections 6 and 8.5
 //! (see `tests/vectors/README.md`).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use a2a_types::testing::{reencode, validate_json};
@@ -124,6 +126,7 @@ fn valid_examples_decode_validate_and_reencode_to_the_same_json() {
 
 #[test]
 fn valid_examples_and_their_reencodings_pass_the_wire_oracle() {
+    common::oracle_ready();
     let mut lines = String::new();
     let all = vectors("valid");
     for v in &all {
@@ -137,6 +140,7 @@ fn valid_examples_and_their_reencodings_pass_the_wire_oracle() {
 
 #[test]
 fn invalid_examples_decode_and_report_exactly_their_missing_fields() {
+    common::oracle_ready();
     let all = vectors("invalid");
     let mut lines = String::new();
     for v in &all {
