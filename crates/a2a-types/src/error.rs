@@ -25,7 +25,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::FieldViolation;
+use crate::{DecodeError, DecodeErrorKind, FieldViolation};
 
 /// `ErrorInfo.domain` for A2A errors (spec 10.6, 11.6).
 pub const ERROR_DOMAIN: &str = "a2a-protocol.org";
@@ -924,6 +924,34 @@ impl From<Vec<FieldViolation>> for A2aError {
     }
 }
 
+/// A body that failed to decode: `JSONParseError` when it is not JSON
+/// (or is over a limit), else `InvalidParamsError` with one field violation
+/// naming the JSON path that failed.
+impl From<DecodeError> for A2aError {
+    fn from(e: DecodeError) -> A2aError {
+        match e.kind() {
+            DecodeErrorKind::Syntax | DecodeErrorKind::Eof => {
+                A2aError::new(ErrorKind::JsonParse, format!("Invalid JSON payload: {e}"))
+            }
+            DecodeErrorKind::TooLarge => {
+                A2aError::new(ErrorKind::InvalidRequest, e.message().to_owned())
+                    .with_http_status(413)
+            }
+            _ => {
+                let field = if e.path().is_empty() {
+                    "(body)"
+                } else {
+                    e.path()
+                };
+                A2aError::invalid_params(vec![FieldViolation {
+                    field: field.to_owned(),
+                    description: e.message().to_owned(),
+                }])
+            }
+        }
+    }
+}
+
 impl From<JsonRpcError> for A2aError {
     fn from(e: JsonRpcError) -> A2aError {
         A2aError::from_jsonrpc_error(e)
@@ -1168,6 +1196,25 @@ mod tests {
         let err = A2aError::from_status(400, Some(serde_json::from_value(body).unwrap()));
         assert_eq!(err.kind(), ErrorKind::TaskNotCancelable);
         assert_eq!(err.code(), ErrorCode::TASK_NOT_CANCELABLE);
+    }
+
+    #[test]
+    fn decode_errors_map_to_parse_or_params() {
+        let not_json = crate::from_slice::<crate::Task>(b"{").unwrap_err();
+        assert_eq!(A2aError::from(not_json).kind(), ErrorKind::JsonParse);
+        let bad_part = crate::from_slice::<crate::Message>(
+            br#"{"messageId":"m","role":"ROLE_USER","parts":[{"text":"a","raw":"AA=="}]}"#,
+        )
+        .unwrap_err();
+        let err = A2aError::from(bad_part);
+        assert_eq!(err.kind(), ErrorKind::InvalidParams);
+        assert_eq!(err.field_violations().next().unwrap().field, "parts[0]");
+        let big = crate::from_slice_with_limits::<crate::Task>(
+            b"{}",
+            &crate::DecodeLimits::new().with_max_input_bytes(1),
+        )
+        .unwrap_err();
+        assert_eq!(A2aError::from(big).http_status(), 413);
     }
 
     #[test]

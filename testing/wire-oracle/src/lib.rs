@@ -51,15 +51,29 @@ impl Verdict {
     }
 }
 
-/// Path of the oracle launcher script, found relative to this workspace.
+/// Path of the oracle launcher script.
+///
+/// `WIRE_ORACLE` names it explicitly; otherwise it is the first
+/// `shared/tools/wire-oracle/wire-oracle` found beside this workspace or
+/// beside one of its ancestors (a checkout in `/work/main` and a git
+/// worktree in `/work/wt/<name>` both find `/work/shared`).
 pub fn oracle_path() -> PathBuf {
+    if let Some(explicit) = std::env::var_os("WIRE_ORACLE") {
+        return PathBuf::from(explicit);
+    }
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    // testing/wire-oracle -> workspace root -> its parent holds shared/.
+    // testing/wire-oracle -> workspace root -> its ancestors may hold shared/.
     manifest
-        .join("../../../shared/tools/wire-oracle/wire-oracle")
-        .canonicalize()
-        .unwrap_or_else(|e| {
-            panic!("wire oracle not found beside the workspace (../shared/tools/wire-oracle): {e}")
+        .ancestors()
+        .skip(2)
+        .map(|dir| dir.join("shared/tools/wire-oracle/wire-oracle"))
+        .find(|candidate| candidate.is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "wire oracle not found in shared/tools/wire-oracle beside {} or its ancestors; \
+                 set WIRE_ORACLE to its path",
+                manifest.display()
+            )
         })
 }
 

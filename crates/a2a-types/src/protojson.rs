@@ -1,0 +1,813 @@
+//! ProtoJSON building blocks shared by every type (spec 5.5-5.7, ADR-001).
+//!
+//! Output rules live in the `#[serde(skip_serializing_if = ...)]`
+//! attributes of each type; this module holds what they call, plus the
+//! input side: every field reader treats JSON `null` as an absent field,
+//! `int32` accepts a number or a numeric string, enums accept their proto
+//! name or number, bytes accept standard or URL-safe base64 with or
+//! without padding.
+//!
+//! Every visitor here also accepts numbers that `serde_json` hands over as
+//! its private one-entry map when the `arbitrary_precision` feature is on
+//! somewhere in the build: they go through `serde_json::Number`'s own
+//! `Deserialize`, which knows that encoding.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::marker::PhantomData;
+
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::Engine as _;
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::Serializer;
+
+/// `google.protobuf.Struct`: a JSON object (metadata, parameters).
+pub type Struct = serde_json::Map<String, serde_json::Value>;
+
+// ---------------------------------------------------------------------------
+// Field readers: `null` means absent, whatever the field kind.
+
+/// A `string` field; `null` reads as `""`.
+#[inline]
+pub(crate) fn string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.unwrap_or_default())
+}
+
+/// A `bool` field; `null` reads as `false`.
+#[inline]
+pub(crate) fn boolean<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(Option::<bool>::deserialize(d)?.unwrap_or_default())
+}
+
+/// A `repeated` field; `null` reads as empty.
+#[inline]
+pub(crate) fn repeated<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
+}
+
+/// A `map<string, V>` field; `null` reads as empty.
+#[inline]
+pub(crate) fn map<'de, D, V>(d: D) -> Result<BTreeMap<String, V>, D::Error>
+where
+    D: Deserializer<'de>,
+    V: Deserialize<'de>,
+{
+    Ok(Option::<BTreeMap<String, V>>::deserialize(d)?.unwrap_or_default())
+}
+
+/// A message field held by value (the REQUIRED ones); `null` reads as the
+/// default message, which validation then reports as missing.
+#[inline]
+pub(crate) fn message<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+/// An `int32` field; `null` reads as `0`.
+#[inline]
+pub(crate) fn int32<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
+    Ok(d.deserialize_any(Int32Visitor)?.unwrap_or_default())
+}
+
+/// An `optional int32` field; `null` reads as unset.
+#[inline]
+pub(crate) fn optional_int32<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i32>, D::Error> {
+    d.deserialize_any(Int32Visitor)
+}
+
+/// `skip_serializing_if` for non-`optional` bools (omitted when `false`).
+#[inline]
+pub(crate) fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// `skip_serializing_if` for non-`optional`, non-REQUIRED int32s.
+#[inline]
+pub(crate) fn is_zero(v: &i32) -> bool {
+    *v == 0
+}
+
+/// Reads an int32 the ways ProtoJSON allows: a JSON number with an
+/// integral value, or a string holding one (`"5"`, `"-3"`, `"1e2"`).
+struct Int32Visitor;
+
+impl<'de> Visitor<'de> for Int32Visitor {
+    type Value = Option<i32>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an int32 as a JSON number or a numeric string")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Option<i32>, E> {
+        Ok(None)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Option<i32>, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<i32>, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Option<i32>, E> {
+        i32::try_from(v)
+            .map(Some)
+            .map_err(|_| E::custom(format_args!("{v} is out of range for int32")))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<i32>, E> {
+        i32::try_from(v)
+            .map(Some)
+            .map_err(|_| E::custom(format_args!("{v} is out of range for int32")))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Option<i32>, E> {
+        integral_f64_to_i32(v).map(Some).map_err(E::custom)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<i32>, E> {
+        parse_int32_text(v).map(Some).map_err(E::custom)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<i32>, A::Error> {
+        let number = serde_json::Number::deserialize(MapAccessDeserializer::new(map))?;
+        parse_int32_text(&number.to_string())
+            .map(Some)
+            .map_err(de::Error::custom)
+    }
+}
+
+fn integral_f64_to_i32(v: f64) -> Result<i32, String> {
+    if v.fract() != 0.0 || !v.is_finite() {
+        Err(format!("{v} is not an integer"))
+    } else if v < f64::from(i32::MIN) || v > f64::from(i32::MAX) {
+        Err(format!("{v} is out of range for int32"))
+    } else {
+        Ok(v as i32)
+    }
+}
+
+/// Whether `s` follows the JSON number grammar (leading zeros allowed, as
+/// protobuf's parsers allow them in quoted integers).
+fn is_json_number(s: &[u8]) -> bool {
+    let mut i = 0;
+    if s.first() == Some(&b'-') {
+        i += 1;
+    }
+    let int_start = i;
+    while s.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    if i == int_start {
+        return false;
+    }
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        let frac_start = i;
+        while s.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == frac_start {
+            return false;
+        }
+    }
+    if matches!(s.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(s.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let exp_start = i;
+        while s.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == exp_start {
+            return false;
+        }
+    }
+    i == s.len()
+}
+
+/// Parses the text of an int32 (quoted or an arbitrary-precision number).
+fn parse_int32_text(s: &str) -> Result<i32, String> {
+    if !is_json_number(s.as_bytes()) {
+        return Err(format!("{s:?} is not a number"));
+    }
+    if s.bytes().all(|c| c.is_ascii_digit() || c == b'-') {
+        return match s.parse::<i64>() {
+            Ok(v) => i32::try_from(v).map_err(|_| format!("{s} is out of range for int32")),
+            Err(_) => Err(format!("{s} is out of range for int32")),
+        };
+    }
+    match s.parse::<f64>() {
+        Ok(v) => integral_f64_to_i32(v),
+        Err(_) => Err(format!("{s:?} is not a number")),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Enums.
+
+/// A proto enum: its values, names and numbers, for the shared visitor.
+pub(crate) trait ProtoEnum: Sized + Copy + Default + 'static {
+    /// The proto type name, for error messages.
+    const TYPE_NAME: &'static str;
+    /// Every value, in number order.
+    const VALUES: &'static [Self];
+    /// The value's proto name.
+    fn proto_name(self) -> &'static str;
+    /// The value of a proto name.
+    fn from_proto_name(name: &str) -> Option<Self>;
+    /// The value of a number.
+    fn from_proto_number(number: i32) -> Option<Self>;
+}
+
+/// The error for a name or number the enum does not define; it lists the
+/// accepted names, as the spec's validation example (section 6.5) does.
+fn unknown_enum<T: ProtoEnum>(value: fmt::Arguments<'_>) -> String {
+    let mut names = String::new();
+    for (i, v) in T::VALUES.iter().enumerate() {
+        if i > 0 {
+            names.push_str(", ");
+        }
+        names.push_str(v.proto_name());
+    }
+    format!(
+        "unknown {} value {value}; expected one of {names}",
+        T::TYPE_NAME
+    )
+}
+
+fn enum_from_i64<T: ProtoEnum>(v: i64) -> Result<T, String> {
+    i32::try_from(v)
+        .ok()
+        .and_then(T::from_proto_number)
+        .ok_or_else(|| unknown_enum::<T>(format_args!("{v}")))
+}
+
+/// Reads an enum: its proto name, its number, or its number as a string;
+/// `null` reads as the zero (`*_UNSPECIFIED`) value.
+pub(crate) fn deserialize_enum<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: ProtoEnum,
+{
+    struct EnumVisitor<T>(PhantomData<T>);
+
+    impl<'de, T: ProtoEnum> Visitor<'de> for EnumVisitor<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "a {} name or number", T::TYPE_NAME)
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+            Ok(T::default())
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<T, E> {
+            Ok(T::default())
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+            d.deserialize_any(self)
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+            if let Some(value) = T::from_proto_name(v) {
+                return Ok(value);
+            }
+            match parse_int32_text(v) {
+                Ok(n) => enum_from_i64(i64::from(n)).map_err(E::custom),
+                Err(_) => Err(E::custom(unknown_enum::<T>(format_args!("{v:?}")))),
+            }
+        }
+
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+            enum_from_i64(v).map_err(E::custom)
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+            enum_from_i64(i64::try_from(v).unwrap_or(i64::MAX)).map_err(E::custom)
+        }
+
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+            let n = integral_f64_to_i32(v).map_err(E::custom)?;
+            enum_from_i64(i64::from(n)).map_err(E::custom)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            let number = serde_json::Number::deserialize(MapAccessDeserializer::new(map))?;
+            let n = parse_int32_text(&number.to_string()).map_err(de::Error::custom)?;
+            enum_from_i64(i64::from(n)).map_err(de::Error::custom)
+        }
+    }
+
+    d.deserialize_any(EnumVisitor(PhantomData))
+}
+
+/// Defines a proto enum with its ProtoJSON form, `Display`, `FromStr` and
+/// the integer conversions.
+macro_rules! proto_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident ($type_name:literal) {
+            $(
+                $(#[$vmeta:meta])*
+                $variant:ident = $number:literal => $proto:literal,
+            )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        #[repr(i32)]
+        pub enum $name {
+            $(
+                $(#[$vmeta])*
+                $variant = $number,
+            )+
+        }
+
+        impl $name {
+            /// Every value, in number order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The proto name, as written on the wire (ProtoJSON, spec 5.5).
+            pub const fn as_str_name(self) -> &'static str {
+                match self {
+                    $($name::$variant => $proto,)+
+                }
+            }
+
+            /// The value with this proto name, if there is one.
+            pub fn from_str_name(name: &str) -> Option<$name> {
+                match name {
+                    $($proto => Some($name::$variant),)+
+                    _ => None,
+                }
+            }
+
+            /// The value with this proto number, if there is one.
+            pub const fn from_number(number: i32) -> Option<$name> {
+                match number {
+                    $($number => Some($name::$variant),)+
+                    _ => None,
+                }
+            }
+
+            /// The proto number.
+            pub const fn number(self) -> i32 {
+                self as i32
+            }
+        }
+
+        impl $crate::protojson::ProtoEnum for $name {
+            const TYPE_NAME: &'static str = $type_name;
+            const VALUES: &'static [$name] = $name::ALL;
+
+            fn proto_name(self) -> &'static str {
+                self.as_str_name()
+            }
+
+            fn from_proto_name(name: &str) -> Option<$name> {
+                $name::from_str_name(name)
+            }
+
+            fn from_proto_number(number: i32) -> Option<$name> {
+                $name::from_number(number)
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            /// Writes the proto name, as on the wire.
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str_name())
+            }
+        }
+
+        impl ::std::str::FromStr for $name {
+            type Err = $crate::protojson::UnknownEnumValue;
+
+            /// Parses a proto name.
+            fn from_str(s: &str) -> Result<$name, Self::Err> {
+                $name::from_str_name(s).ok_or_else(|| $crate::protojson::UnknownEnumValue {
+                    type_name: $type_name,
+                    value: s.to_owned(),
+                })
+            }
+        }
+
+        impl TryFrom<i32> for $name {
+            type Error = $crate::protojson::UnknownEnumValue;
+
+            fn try_from(number: i32) -> Result<$name, Self::Error> {
+                $name::from_number(number).ok_or_else(|| $crate::protojson::UnknownEnumValue {
+                    type_name: $type_name,
+                    value: number.to_string(),
+                })
+            }
+        }
+
+        impl From<$name> for i32 {
+            fn from(value: $name) -> i32 {
+                value.number()
+            }
+        }
+
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str_name())
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<$name, D::Error> {
+                $crate::protojson::deserialize_enum(d)
+            }
+        }
+    };
+}
+pub(crate) use proto_enum;
+
+/// A name or number that an enum of this crate does not define.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {type_name} value {value:?}")]
+pub struct UnknownEnumValue {
+    /// The enum, e.g. `TaskState`.
+    pub type_name: &'static str,
+    /// The text or number that was given.
+    pub value: String,
+}
+
+// ---------------------------------------------------------------------------
+// Bytes.
+
+const DECODE_CONFIG: GeneralPurposeConfig = GeneralPurposeConfig::new()
+    .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+    .with_decode_allow_trailing_bits(true);
+/// Standard alphabet; padding optional on input, written on output.
+const STANDARD_LENIENT: GeneralPurpose =
+    GeneralPurpose::new(&base64::alphabet::STANDARD, DECODE_CONFIG);
+
+/// Writes bytes as standard base64 with padding, without an intermediate
+/// `String`.
+#[inline]
+pub(crate) fn serialize_bytes<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&base64::display::Base64Display::new(
+        bytes,
+        &base64::engine::general_purpose::STANDARD,
+    ))
+}
+
+/// Decodes standard or URL-safe base64 (or a mix), padded or not.
+pub(crate) fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
+    let bytes = text.as_bytes();
+    let result = if bytes.iter().any(|&c| c == b'-' || c == b'_') {
+        let translated: Vec<u8> = bytes
+            .iter()
+            .map(|&c| match c {
+                b'-' => b'+',
+                b'_' => b'/',
+                other => other,
+            })
+            .collect();
+        STANDARD_LENIENT.decode(translated)
+    } else {
+        STANDARD_LENIENT.decode(bytes)
+    };
+    result.map_err(|e| format!("invalid base64: {e}"))
+}
+
+/// A `bytes` value on its way in.
+pub(crate) struct Base64Bytes(pub(crate) Vec<u8>);
+
+impl<'de> Deserialize<'de> for Base64Bytes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Base64Bytes, D::Error> {
+        struct BytesVisitor;
+
+        impl Visitor<'_> for BytesVisitor {
+            type Value = Base64Bytes;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a base64 string")
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Base64Bytes, E> {
+                decode_base64(v).map(Base64Bytes).map_err(E::custom)
+            }
+        }
+
+        d.deserialize_str(BytesVisitor)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Messages are JSON objects.
+
+/// Wraps a deserializer so that a struct can only be read from a JSON
+/// object. `serde`'s derive also accepts a struct written as an array of
+/// its fields in order, which is not ProtoJSON; the wrapper turns the
+/// struct request into a map request, which `serde_json` refuses for
+/// anything but an object. Everything else is forwarded untouched.
+pub(crate) struct ObjectOnly<D>(pub(crate) D);
+
+macro_rules! forward {
+    ($($method:ident),+ $(,)?) => {
+        $(
+            #[inline]
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+                self.0.$method(visitor)
+            }
+        )+
+    };
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
+    type Error = D::Error;
+
+    forward!(
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any,
+    );
+
+    #[inline]
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_unit_struct(name, visitor)
+    }
+
+    #[inline]
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_newtype_struct(name, visitor)
+    }
+
+    #[inline]
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_tuple(len, visitor)
+    }
+
+    #[inline]
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_tuple_struct(name, len, visitor)
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_map(visitor)
+    }
+
+    #[inline]
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_enum(name, variants, visitor)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
+    }
+}
+
+/// Implements `Serialize` and `Deserialize` for message structs whose
+/// derive is declared with `#[serde(remote = "Self")]` (which turns the
+/// derived code into inherent functions): serialization is the derived
+/// one, deserialization the derived one behind [`ObjectOnly`].
+macro_rules! message_impls {
+    ($($ty:ident),+ $(,)?) => {
+        $(
+            impl ::serde::Serialize for $ty {
+                #[inline]
+                fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    $ty::serialize(self, s)
+                }
+            }
+
+            impl<'de> ::serde::Deserialize<'de> for $ty {
+                #[inline]
+                fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
+                    $ty::deserialize($crate::protojson::ObjectOnly(d))
+                }
+            }
+        )+
+    };
+}
+pub(crate) use message_impls;
+
+// ---------------------------------------------------------------------------
+// Oneof-only messages.
+
+/// Implements `Serialize` and a hand-written `Deserialize` for an enum that
+/// stands for a proto message made of one oneof and nothing else
+/// (`SecurityScheme`, `OAuthFlows`, `SendMessageResponse`,
+/// `StreamResponse`).
+///
+/// Input: each member under its JSON name or its proto name; `null` is an
+/// absent member; unknown keys are ignored; zero or several members is an
+/// error (raised at the message itself, so the decode error's path names
+/// it). No intermediate buffering: each member's value is read straight
+/// into its type.
+macro_rules! oneof_message {
+    (
+        $name:ident, $what:literal,
+        [ $( $variant:ident ( $inner:ty ) = $json:literal $( | $alias:literal )? ),+ $(,)? ]
+    ) => {
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use ::serde::ser::SerializeMap as _;
+                let mut map = s.serialize_map(Some(1))?;
+                match self {
+                    $( $name::$variant(inner) => map.serialize_entry($json, inner)?, )+
+                }
+                map.end()
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<$name, D::Error> {
+                #[allow(non_camel_case_types)]
+                enum Field {
+                    $( $variant, )+
+                    Other,
+                }
+
+                impl<'de> ::serde::Deserialize<'de> for Field {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Field, D::Error> {
+                        struct FieldVisitor;
+
+                        impl ::serde::de::Visitor<'_> for FieldVisitor {
+                            type Value = Field;
+
+                            fn expecting(
+                                &self,
+                                f: &mut ::std::fmt::Formatter<'_>,
+                            ) -> ::std::fmt::Result {
+                                f.write_str("a field name")
+                            }
+
+                            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Field, E> {
+                                Ok(match v {
+                                    $( $json $( | $alias )? => Field::$variant, )+
+                                    _ => Field::Other,
+                                })
+                            }
+                        }
+
+                        d.deserialize_identifier(FieldVisitor)
+                    }
+                }
+
+                struct OneofVisitor;
+
+                impl<'de> ::serde::de::Visitor<'de> for OneofVisitor {
+                    type Value = $name;
+
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(concat!("a ", stringify!($name), " object"))
+                    }
+
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: A,
+                    ) -> Result<$name, A::Error> {
+                        let mut found: Option<($name, &'static str)> = None;
+                        while let Some(field) = map.next_key::<Field>()? {
+                            match field {
+                                $(
+                                    Field::$variant => {
+                                        if let Some(inner) = map.next_value::<Option<$inner>>()? {
+                                            if let Some((_, first)) = &found {
+                                                return Err(::serde::de::Error::custom(
+                                                    $crate::protojson::several_members(
+                                                        $what, first, $json,
+                                                    ),
+                                                ));
+                                            }
+                                            found = Some(($name::$variant(inner), $json));
+                                        }
+                                    }
+                                )+
+                                Field::Other => {
+                                    map.next_value::<::serde::de::IgnoredAny>()?;
+                                }
+                            }
+                        }
+                        match found {
+                            Some((value, _)) => Ok(value),
+                            None => Err(::serde::de::Error::custom(
+                                $crate::protojson::no_member($what),
+                            )),
+                        }
+                    }
+                }
+
+                d.deserialize_map(OneofVisitor)
+            }
+        }
+    };
+}
+pub(crate) use oneof_message;
+
+/// Error text for a oneof given two members.
+pub(crate) fn several_members(what: &str, first: &str, second: &str) -> String {
+    if first == second {
+        format!("duplicate field `{first}`")
+    } else {
+        format!("{what}; found both `{first}` and `{second}`")
+    }
+}
+
+/// Error text for a oneof given no member.
+pub(crate) fn no_member(what: &str) -> String {
+    format!("{what}; found none")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn int32_text_forms() {
+        assert_eq!(parse_int32_text("5"), Ok(5));
+        assert_eq!(parse_int32_text("-2147483648"), Ok(i32::MIN));
+        assert_eq!(parse_int32_text("007"), Ok(7));
+        assert_eq!(parse_int32_text("1e2"), Ok(100));
+        assert_eq!(parse_int32_text("2.0"), Ok(2));
+        assert!(parse_int32_text("2.5").is_err());
+        assert!(parse_int32_text("2147483648").is_err());
+        assert!(parse_int32_text("99999999999999999999999").is_err());
+        assert!(parse_int32_text(" 5").is_err());
+        assert!(parse_int32_text("+5").is_err());
+        assert!(parse_int32_text("").is_err());
+        assert!(parse_int32_text("-").is_err());
+        assert!(parse_int32_text("1e").is_err());
+        assert!(parse_int32_text("1e400").is_err());
+    }
+
+    #[test]
+    fn base64_forms() {
+        assert_eq!(decode_base64("+/8=").unwrap(), vec![0xfb, 0xff]);
+        assert_eq!(decode_base64("+/8").unwrap(), vec![0xfb, 0xff]);
+        assert_eq!(decode_base64("-_8=").unwrap(), vec![0xfb, 0xff]);
+        assert_eq!(decode_base64("-_8").unwrap(), vec![0xfb, 0xff]);
+        assert_eq!(decode_base64("").unwrap(), Vec::<u8>::new());
+        assert!(decode_base64("a").is_err());
+        assert!(decode_base64("a b=").is_err());
+        assert!(decode_base64("!!!!").is_err());
+    }
+}
