@@ -1,0 +1,34 @@
+//! Fuzzing harness, shared by the cargo-fuzz target and the corpus replay
+//! test. Hidden from the docs; not part of the API.
+
+use crate::{decode_request, decode_response, encode_request, methods, DecodeConfig, Id};
+
+/// Feeds `data` to the request decoder and to the response decoder, and
+/// checks the invariants that must hold for any input:
+/// - the request decoder answers a request or an error response, and an
+///   error response is itself valid JSON naming a code;
+/// - a decoded request re-encodes and decodes to the same request;
+/// - the response decoder answers a typed result or an `A2aError`.
+pub fn fuzz_jsonrpc(data: &[u8]) {
+    let config = DecodeConfig::default();
+    match decode_request(data, &config) {
+        Ok(request) => {
+            let again = encode_request(&request.id, &request.request);
+            match decode_request(&again, &config) {
+                Ok(back) => assert_eq!(back, request, "re-encoded request differs"),
+                Err(e) => panic!("re-encoded request fails: {:?}", e.error),
+            }
+        }
+        Err(response) => {
+            let bytes = response.to_bytes();
+            let value: serde_json::Value = match serde_json::from_slice(&bytes) {
+                Ok(v) => v,
+                Err(e) => panic!("error response is not JSON: {e}"),
+            };
+            assert!(value["error"]["code"].is_i64(), "error response has a code");
+        }
+    }
+    let _ = decode_response::<methods::SendMessage>(data, &Id::number(1));
+    let _ = decode_response::<methods::SubscribeToTask>(data, &Id::Null);
+    let _ = decode_response::<methods::ListTasks>(data, &Id::string("x"));
+}

@@ -1,0 +1,51 @@
+//! JSON-RPC 2.0 for A2A v1.0 (spec 9): envelopes, the method table, and
+//! typed decoding in one pass.
+//!
+//! This crate owns the bytes of the JSON-RPC binding: it turns a request
+//! body into a typed [`Request`] (or the exact error response to send),
+//! typed results and errors into response bodies, and, for clients, typed
+//! requests into bodies and response bodies into typed results or
+//! [`A2aError`](a2a_types::A2aError)s. It does not own HTTP (status codes,
+//! headers, SSE framing: see `a2a-transport` and `a2a-sse`) nor any I/O.
+//!
+//! - [`decode_request`] reads the envelope and the params in one pass over
+//!   the input: no detour through `serde_json::Value`.
+//! - Ids are echoed exactly as received ([`Id`]).
+//! - The method table ([`MethodTable`], [`Method`], [`methods`]) exists once;
+//!   everything else reads it.
+//!
+//! ```
+//! use a2a_jsonrpc::{decode_request, encode_result, A2aRequest, DecodeConfig, Id};
+//! use a2a_types::Task;
+//!
+//! let body = br#"{"jsonrpc":"2.0","id":7,"method":"GetTask","params":{"id":"task-1"}}"#;
+//! let request = decode_request(body, &DecodeConfig::default()).unwrap();
+//! let A2aRequest::GetTask(params) = &request.request else { unreachable!() };
+//! assert_eq!(params.id, "task-1");
+//! assert_eq!(request.id, Id::number(7));
+//!
+//! // Unknown method: the error response echoes the id.
+//! let bad = br#"{"jsonrpc":"2.0","id":"x","method":"Nope"}"#;
+//! let err = decode_request(bad, &DecodeConfig::default()).unwrap_err();
+//! assert_eq!(err.error.code().0, -32601);
+//! assert!(String::from_utf8(err.to_bytes()).unwrap().contains(r#""id":"x""#));
+//! ```
+
+#[doc(hidden)]
+pub mod fuzz;
+mod id;
+mod method;
+mod request;
+mod response;
+mod validation;
+
+pub use id::Id;
+pub use method::{methods, A2aRequest, Empty, Method, MethodTable};
+
+#[doc(hidden)]
+pub use method::{generate_request, generate_result_json, GenerateResult};
+pub use request::{decode_request, DecodeConfig, Request, DEFAULT_MAX_REQUEST_SIZE};
+pub use response::{
+    decode_response, decode_response_as, encode_error, encode_request, encode_request_with,
+    encode_result, ErrorResponse,
+};

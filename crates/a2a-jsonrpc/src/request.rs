@@ -1,0 +1,440 @@
+//! Server side: bytes in, a typed [`Request`] or the exact error response out.
+
+use std::fmt;
+
+use a2a_types::{A2aError, ErrorKind, FieldViolation, Operation};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::id::Id;
+use crate::method::{params_error_path, A2aRequest, MethodTable, ParamsSeed};
+use crate::response::ErrorResponse;
+
+/// Limits and tables the request decoder works with.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct DecodeConfig {
+    /// Largest accepted request body in bytes; larger input answers
+    /// `-32600` without being parsed. Default: 16 MiB.
+    pub max_request_size: usize,
+    /// Method names the decoder accepts. Default: [`MethodTable::V1`].
+    pub methods: MethodTable,
+}
+
+/// Default for [`DecodeConfig::max_request_size`]: 16 MiB.
+pub const DEFAULT_MAX_REQUEST_SIZE: usize = 16 * 1024 * 1024;
+
+impl Default for DecodeConfig {
+    fn default() -> DecodeConfig {
+        DecodeConfig {
+            max_request_size: DEFAULT_MAX_REQUEST_SIZE,
+            methods: MethodTable::V1,
+        }
+    }
+}
+
+/// A decoded JSON-RPC request: its id and its typed params.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    /// The id to echo in the response.
+    pub id: Id,
+    /// The method and its params.
+    pub request: A2aRequest,
+}
+
+impl Request {
+    /// The operation requested.
+    pub fn operation(&self) -> Operation {
+        self.request.operation()
+    }
+}
+
+/// Decodes one JSON-RPC request (spec 9.3) into a typed [`Request`].
+///
+/// Bytes go straight into the params type of the method named: when
+/// `method` precedes `params` (as every SDK writes them) the input is read
+/// once; when `params` comes first it is held as raw JSON text and decoded
+/// when the method is known. Params are then validated for REQUIRED fields.
+///
+/// Failures come back as the [`ErrorResponse`] to send, with the request id
+/// whenever it could be read (spec 9.5, JSON-RPC 2.0 section 5.1):
+/// - `-32700` the body is not JSON (id `null`);
+/// - `-32600` not a request object: a batch (`[...]`, which A2A does not
+///   use: its streaming methods cannot share one response), a missing or
+///   wrong `"jsonrpc": "2.0"`, a non-string method, an id that is an
+///   object, array or boolean, a notification (no `id`: every A2A method
+///   has a result, so a request without one is refused rather than run
+///   unanswered), or a body over [`DecodeConfig::max_request_size`];
+/// - `-32601` unknown method;
+/// - `-32602` params that do not decode (the `google.rpc.BadRequest` detail
+///   names the JSON path), nest deeper than serde_json's recursion limit
+///   of 128, or lack REQUIRED fields (one violation each).
+///
+/// Missing or `null` params decode as the empty params object, so a method
+/// with no REQUIRED fields (`GetExtendedAgentCard`) needs none.
+pub fn decode_request(input: &[u8], config: &DecodeConfig) -> Result<Request, ErrorResponse> {
+    if input.len() > config.max_request_size {
+        return Err(ErrorResponse::new(
+            Id::Null,
+            A2aError::new(
+                ErrorKind::InvalidRequest,
+                format!(
+                    "request body of {} bytes exceeds the limit of {} bytes",
+                    input.len(),
+                    config.max_request_size
+                ),
+            )
+            .with_http_status(413),
+        ));
+    }
+    let mut de = serde_json::Deserializer::from_slice(input);
+    let parsed = EnvelopeVisitor {
+        methods: &config.methods,
+        typed: true,
+    }
+    .deserialize(&mut de)
+    .and_then(|p| de.end().map(|()| p));
+    match parsed {
+        Ok(envelope) => envelope.into_request(),
+        Err(_) => Err(explain_failure(input, config)),
+    }
+}
+
+/// The members of an envelope as read so far.
+struct Envelope<'de> {
+    version: Option<&'de RawValue>,
+    id: Option<&'de RawValue>,
+    method: Option<&'de RawValue>,
+    op: Option<Operation>,
+    params: Params<'de>,
+    /// The first member that appeared twice, if any.
+    duplicate: Option<&'static str>,
+}
+
+// Transient and moved once into the Request; boxing would add an allocation.
+#[allow(clippy::large_enum_variant)]
+enum Params<'de> {
+    Absent,
+    Typed(A2aRequest),
+    Raw(&'de RawValue),
+}
+
+impl<'de> Envelope<'de> {
+    /// Checks the envelope (spec order: request object, method, params) and
+    /// finishes decoding the params if they were held raw.
+    fn into_request(self) -> Result<Request, ErrorResponse> {
+        let id = match self.id {
+            None => None,
+            Some(raw) => match Id::from_raw(raw) {
+                Some(id) => Some(id),
+                None => {
+                    return Err(invalid_request(
+                        Id::Null,
+                        "\"id\" must be a string, a number or null",
+                    ))
+                }
+            },
+        };
+        let echo = id.clone().unwrap_or(Id::Null);
+        if let Some(name) = self.duplicate {
+            return Err(invalid_request(
+                echo,
+                &format!("duplicate member \"{name}\""),
+            ));
+        }
+        match self.version.map(RawValue::get) {
+            Some("\"2.0\"") => {}
+            Some(other) => {
+                return Err(invalid_request(
+                    echo,
+                    &format!("\"jsonrpc\" must be \"2.0\", got {other}"),
+                ))
+            }
+            None => return Err(invalid_request(echo, "missing \"jsonrpc\": \"2.0\"")),
+        }
+        let Some(method) = self.method else {
+            return Err(invalid_request(echo, "missing \"method\""));
+        };
+        let Some(name) = method_name(method) else {
+            return Err(invalid_request(echo, "\"method\" must be a string"));
+        };
+        let Some(id) = id else {
+            return Err(invalid_request(
+                Id::Null,
+                "notifications (requests without \"id\") are not supported: every A2A method has a result",
+            ));
+        };
+        let Some(op) = self.op else {
+            return Err(ErrorResponse::new(
+                id,
+                A2aError::new(
+                    ErrorKind::MethodNotFound,
+                    format!("Method not found: {name}"),
+                ),
+            ));
+        };
+        let request = match self.params {
+            Params::Typed(request) => request,
+            Params::Absent => match ParamsSeed(op).deserialize(RawNull) {
+                Ok(r) => r,
+                Err(e) => return Err(ErrorResponse::new(id, A2aError::internal(e.to_string()))),
+            },
+            Params::Raw(raw) => {
+                if raw.get().starts_with('[') {
+                    return Err(invalid_params(
+                        id,
+                        vec![violation(
+                            "params",
+                            "params must be an object, not an array",
+                        )],
+                    ));
+                }
+                let mut de = serde_json::Deserializer::from_str(raw.get());
+                match ParamsSeed(op).deserialize(&mut de) {
+                    Ok(r) => r,
+                    Err(e) => return Err(params_decode_error(id, op, raw.get().as_bytes(), e)),
+                }
+            }
+        };
+        let violations = request.validate();
+        if !violations.is_empty() {
+            return Err(invalid_params(id, violations));
+        }
+        Ok(Request { id, request })
+    }
+}
+
+/// The slow path after a failed single pass: re-read the envelope with the
+/// params held raw to find the id and name the right error.
+fn explain_failure(input: &[u8], config: &DecodeConfig) -> ErrorResponse {
+    if serde_json::from_slice::<IgnoredAny>(input).is_err() {
+        let detail = serde_json::from_slice::<IgnoredAny>(input)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        return ErrorResponse::new(
+            Id::Null,
+            A2aError::new(
+                ErrorKind::JsonParse,
+                format!("Invalid JSON payload: {detail}"),
+            ),
+        );
+    }
+    let first = input.iter().copied().find(|b| !b.is_ascii_whitespace());
+    if first == Some(b'[') {
+        let message =
+            if serde_json::from_slice::<Vec<IgnoredAny>>(input).is_ok_and(|v| v.is_empty()) {
+                "empty batch: a request must be a JSON object"
+            } else {
+                "batch requests are not supported: send one request object per HTTP request"
+            };
+        return invalid_request(Id::Null, message);
+    }
+    let mut de = serde_json::Deserializer::from_slice(input);
+    let raw = EnvelopeVisitor {
+        methods: &config.methods,
+        typed: false,
+    }
+    .deserialize(&mut de);
+    match raw {
+        Ok(envelope) => match envelope.into_request() {
+            Err(response) => response,
+            // The typed pass failed but the raw one succeeded: the params
+            // decoder must have been the cause; into_request re-decodes
+            // them and reports. Reaching Ok here means the two passes
+            // disagree, which is a bug worth naming.
+            Ok(request) => ErrorResponse::new(
+                request.id,
+                A2aError::internal("request decoded on the second pass only"),
+            ),
+        },
+        Err(_) => invalid_request(Id::Null, "the request must be a JSON object"),
+    }
+}
+
+fn method_name(raw: &RawValue) -> Option<std::borrow::Cow<'_, str>> {
+    let text = raw.get();
+    if !text.starts_with('"') {
+        return None;
+    }
+    match serde_json::from_str::<&str>(text) {
+        Ok(s) => Some(std::borrow::Cow::Borrowed(s)),
+        Err(_) => serde_json::from_str::<String>(text)
+            .ok()
+            .map(std::borrow::Cow::Owned),
+    }
+}
+
+fn invalid_request(id: Id, why: &str) -> ErrorResponse {
+    ErrorResponse::new(
+        id,
+        A2aError::new(ErrorKind::InvalidRequest, format!("Invalid request: {why}")),
+    )
+}
+
+fn violation(field: &str, description: &str) -> FieldViolation {
+    FieldViolation {
+        field: field.to_owned(),
+        description: description.to_owned(),
+    }
+}
+
+fn invalid_params(id: Id, violations: Vec<FieldViolation>) -> ErrorResponse {
+    ErrorResponse::new(id, A2aError::invalid_params(violations))
+}
+
+fn params_decode_error(
+    id: Id,
+    op: Operation,
+    json: &[u8],
+    fallback: serde_json::Error,
+) -> ErrorResponse {
+    let v = match params_error_path(op, json) {
+        Some(e) => {
+            let path = e.path();
+            let field = if path.is_empty() || path == "." {
+                "params".to_owned()
+            } else {
+                format!("params.{path}")
+            };
+            violation(&field, e.message())
+        }
+        None => violation("params", &fallback.to_string()),
+    };
+    invalid_params(id, vec![v])
+}
+
+/// Deserializes `null`, for absent params.
+struct RawNull;
+
+impl<'de> Deserializer<'de> for RawNull {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
+        v.visit_none()
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
+        v.visit_none()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// Member names of the envelope.
+enum Key {
+    Jsonrpc,
+    Id,
+    Method,
+    Params,
+    Other,
+}
+
+impl Key {
+    const NAMES: [&'static str; 4] = ["jsonrpc", "id", "method", "params"];
+
+    fn slot(&self) -> Option<usize> {
+        match self {
+            Key::Jsonrpc => Some(0),
+            Key::Id => Some(1),
+            Key::Method => Some(2),
+            Key::Params => Some(3),
+            Key::Other => None,
+        }
+    }
+}
+
+impl<'de> de::Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = Key;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Key, E> {
+                Ok(match s {
+                    "jsonrpc" => Key::Jsonrpc,
+                    "id" => Key::Id,
+                    "method" => Key::Method,
+                    "params" => Key::Params,
+                    _ => Key::Other,
+                })
+            }
+        }
+        d.deserialize_identifier(KeyVisitor)
+    }
+}
+
+/// Reads the envelope object; with `typed`, decodes params straight into
+/// their type as soon as the method is known.
+struct EnvelopeVisitor<'t> {
+    methods: &'t MethodTable,
+    typed: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for EnvelopeVisitor<'_> {
+    type Value = Envelope<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Envelope<'de>, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for EnvelopeVisitor<'_> {
+    type Value = Envelope<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC request object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope<'de>, A::Error> {
+        let mut env = Envelope {
+            version: None,
+            id: None,
+            method: None,
+            op: None,
+            params: Params::Absent,
+            duplicate: None,
+        };
+        let mut seen = [false; 4];
+        while let Some(key) = map.next_key::<Key>()? {
+            if let Some(slot) = key.slot() {
+                if seen[slot] {
+                    // A repeated member makes the request ambiguous; the
+                    // typed pass bails out so the raw pass can report it.
+                    if self.typed {
+                        return Err(de::Error::custom("duplicate member"));
+                    }
+                    env.duplicate.get_or_insert(Key::NAMES[slot]);
+                }
+                seen[slot] = true;
+            }
+            match key {
+                Key::Jsonrpc => env.version = Some(map.next_value()?),
+                Key::Id => env.id = Some(map.next_value()?),
+                Key::Method => {
+                    let raw: &'de RawValue = map.next_value()?;
+                    env.op = method_name(raw).and_then(|n| self.methods.lookup(&n));
+                    env.method = Some(raw);
+                }
+                Key::Params => {
+                    env.params = match env.op {
+                        Some(op) if self.typed => {
+                            Params::Typed(map.next_value_seed(ParamsSeed(op))?)
+                        }
+                        _ => Params::Raw(map.next_value()?),
+                    };
+                }
+                Key::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(env)
+    }
+}
