@@ -1,0 +1,36 @@
+//! The A2A v1.0 transport layer.
+//!
+//! This crate will own the `A2aService` trait (one method per operation
+//! of spec 3.1) and both HTTP bindings, JSON-RPC (spec 9) and HTTP+JSON
+//! (spec 11), as pure functions over [`http`] types: it never opens a
+//! socket, reads a clock or needs an executor.
+//!
+//! What exists now is the first layer those bindings are assembled from:
+//! small, I/O-free pieces, each with documented limits and precise errors.
+//!
+//! - [`Router`] and [`Route`]: the HTTP+JSON route table (spec 11.3 and
+//!   the proto's `google.api.http` rules, with the `/{tenant}` prefix),
+//!   matching requests to an [`Operation`](a2a_types::Operation) with
+//!   their path parameters, and building paths for the client.
+//!
+//! ```
+//! use a2a_transport::Router;
+//! use a2a_types::Operation;
+//! use http::Method;
+//!
+//! let router = Router::new();
+//! let m = router.match_route(&Method::GET, "/acme/tasks/task-123")?;
+//! assert_eq!(m.operation(), Operation::GetTask);
+//! assert_eq!(m.params.tenant.as_deref(), Some("acme"));
+//! assert_eq!(m.params.task_id.as_deref(), Some("task-123"));
+//! # Ok::<(), a2a_transport::RouteError>(())
+//! ```
+
+mod pct;
+mod route;
+
+pub use pct::PercentDecodeError;
+pub use route::{
+    AllowedMethods, BasePathError, BuildPathError, PathParam, PathParams, Route, RouteError,
+    RouteMatch, Router,
+};
