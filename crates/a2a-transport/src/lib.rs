@@ -12,6 +12,7 @@
 //!   the proto's `google.api.http` rules, with the `/{tenant}` prefix),
 //!   matching requests to an [`Operation`](a2a_types::Operation) with
 //!   their path parameters, and building paths for the client.
+//! - [`QueryParams`] and [`QueryBuilder`]: query strings (spec 11.5).
 //!
 //! ```
 //! use a2a_transport::Router;
@@ -27,9 +28,11 @@
 //! ```
 
 mod pct;
+mod query;
 mod route;
 
 pub use pct::PercentDecodeError;
+pub use query::{QueryBuilder, QueryConfig, QueryError, QueryParams};
 pub use route::{
     AllowedMethods, BasePathError, BuildPathError, PathParam, PathParams, Route, RouteError,
     RouteMatch, Router,
