@@ -13,6 +13,8 @@
 //!   matching requests to an [`Operation`](a2a_types::Operation) with
 //!   their path parameters, and building paths for the client.
 //! - [`QueryParams`] and [`QueryBuilder`]: query strings (spec 11.5).
+//! - [`ProtocolVersion`] and [`negotiate_version`]: the `A2A-Version`
+//!   service parameter (spec 3.6).
 //!
 //! ```
 //! use a2a_transport::Router;
@@ -30,10 +32,15 @@
 mod pct;
 mod query;
 mod route;
+mod version;
 
 pub use pct::PercentDecodeError;
 pub use query::{QueryBuilder, QueryConfig, QueryError, QueryParams};
 pub use route::{
     AllowedMethods, BasePathError, BuildPathError, PathParam, PathParams, Route, RouteError,
     RouteMatch, Router,
+};
+pub use version::{
+    negotiate_version, requested_version, ProtocolVersion, RequestedVersionError, VersionError,
+    A2A_VERSION, A2A_VERSION_PARAM, MAX_ECHO_LEN, MAX_VERSION_LEN,
 };
