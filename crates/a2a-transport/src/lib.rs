@@ -15,6 +15,8 @@
 //! - [`QueryParams`] and [`QueryBuilder`]: query strings (spec 11.5).
 //! - [`ProtocolVersion`] and [`negotiate_version`]: the `A2A-Version`
 //!   service parameter (spec 3.6).
+//! - [`RequestedExtensions`] and [`encode_extensions`]: the
+//!   `A2A-Extensions` service parameter (spec 3.2.6, 11.2).
 //!
 //! ```
 //! use a2a_transport::Router;
@@ -29,11 +31,16 @@
 //! # Ok::<(), a2a_transport::RouteError>(())
 //! ```
 
+mod extensions;
 mod pct;
 mod query;
 mod route;
 mod version;
 
+pub use extensions::{
+    encode_extensions, ExtensionLimits, ExtensionsError, RequestedExtensions, A2A_EXTENSIONS,
+    A2A_EXTENSIONS_PARAM,
+};
 pub use pct::PercentDecodeError;
 pub use query::{QueryBuilder, QueryConfig, QueryError, QueryParams};
 pub use route::{
