@@ -17,6 +17,8 @@
 //!   service parameter (spec 3.6).
 //! - [`RequestedExtensions`] and [`encode_extensions`]: the
 //!   `A2A-Extensions` service parameter (spec 3.2.6, 11.2).
+//! - [`check_webhook_url`], [`check_socket_addr`] and [`Allowlist`]:
+//!   webhook address safety against SSRF (spec 13.2).
 //!
 //! ```
 //! use a2a_transport::Router;
@@ -35,6 +37,7 @@ mod extensions;
 mod pct;
 mod query;
 mod route;
+mod ssrf;
 mod version;
 
 pub use extensions::{
@@ -46,6 +49,11 @@ pub use query::{QueryBuilder, QueryConfig, QueryError, QueryParams};
 pub use route::{
     AllowedMethods, BasePathError, BuildPathError, PathParam, PathParams, Route, RouteError,
     RouteMatch, Router,
+};
+pub use ssrf::{
+    canonical_ip, check_ip, check_socket_addr, check_webhook_url, ip_refusal, Allowlist,
+    AllowlistError, RefusalReason, SsrfError, UrlError, WebhookHost, WebhookTarget,
+    MAX_WEBHOOK_URL_LEN,
 };
 pub use version::{
     negotiate_version, requested_version, ProtocolVersion, RequestedVersionError, VersionError,
