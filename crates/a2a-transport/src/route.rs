@@ -30,6 +30,8 @@
 //!   `%2E%2E` is the task id `..`.
 //! - **Encoded slashes** stay inside their parameter: segments are split
 //!   on raw `/` before percent-decoding, so `/tasks/a%2Fb` is the id `a/b`.
+//! - **Order of checks**: length (414), shape (404), method (405), then
+//!   percent-decoding of the parameters (400).
 //! - **Limits.** The whole path (base path included) is refused above
 //!   [`Router::max_path_len`] bytes (414) before anything else is read;
 //!   a path of more segments than the longest route is 404 without
@@ -1281,6 +1283,13 @@ mod tests {
                 ..
             }
         ));
+        // The method is checked before parameters are decoded.
+        assert_eq!(
+            err(Method::POST, "/%zz/tasks"),
+            RouteError::MethodNotAllowed {
+                allowed: AllowedMethods(1)
+            }
+        );
         // A bad escape in a path that does not route is still 404.
         assert_eq!(err(Method::GET, "/%zz"), RouteError::NotFound);
     }
