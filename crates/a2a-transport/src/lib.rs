@@ -20,6 +20,24 @@
 //! - [`check_webhook_url`], [`check_socket_addr`] and [`Allowlist`]:
 //!   webhook address safety against SSRF (spec 13.2).
 //!
+//! It does not hold state (tasks, push configs), do I/O, or define the
+//! data model, which is `a2a-types`'. Each module's documentation lists
+//! the decisions a reader might question (tenant prefixes, `+` in
+//! queries, patch versions, which address ranges are refused).
+//!
+//! # Limits
+//!
+//! Every input is bounded before it is read, and exceeding a bound is an
+//! error, never a truncation:
+//!
+//! | input | default | where |
+//! | --- | --- | --- |
+//! | request path | 2048 bytes (414) | [`Router::with_max_path_len`] |
+//! | query string | 4096 bytes, 64 parameters | [`QueryConfig`] |
+//! | `A2A-Version` | 32 bytes | [`MAX_VERSION_LEN`] |
+//! | `A2A-Extensions` | 32 URIs of 1024 bytes | [`ExtensionLimits`] |
+//! | webhook URL | 4096 bytes | [`MAX_WEBHOOK_URL_LEN`] |
+//!
 //! ```
 //! use a2a_transport::Router;
 //! use a2a_types::Operation;
