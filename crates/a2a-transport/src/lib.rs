@@ -1,0 +1,79 @@
+//! The A2A v1.0 transport layer.
+//!
+//! This crate will own the `A2aService` trait (one method per operation
+//! of spec 3.1) and both HTTP bindings, JSON-RPC (spec 9) and HTTP+JSON
+//! (spec 11), as pure functions over [`http`] types: it never opens a
+//! socket, reads a clock or needs an executor.
+//!
+//! What exists now is the first layer those bindings are assembled from:
+//! small, I/O-free pieces, each with documented limits and precise errors.
+//!
+//! - [`Router`] and [`Route`]: the HTTP+JSON route table (spec 11.3 and
+//!   the proto's `google.api.http` rules, with the `/{tenant}` prefix),
+//!   matching requests to an [`Operation`](a2a_types::Operation) with
+//!   their path parameters, and building paths for the client.
+//! - [`QueryParams`] and [`QueryBuilder`]: query strings (spec 11.5).
+//! - [`ProtocolVersion`] and [`negotiate_version`]: the `A2A-Version`
+//!   service parameter (spec 3.6).
+//! - [`RequestedExtensions`] and [`encode_extensions`]: the
+//!   `A2A-Extensions` service parameter (spec 3.2.6, 11.2).
+//! - [`check_webhook_url`], [`check_socket_addr`] and [`Allowlist`]:
+//!   webhook address safety against SSRF (spec 13.2).
+//!
+//! It does not hold state (tasks, push configs), do I/O, or define the
+//! data model, which is `a2a-types`'. Each module's documentation lists
+//! the decisions a reader might question (tenant prefixes, `+` in
+//! queries, patch versions, which address ranges are refused).
+//!
+//! # Limits
+//!
+//! Every input is bounded before it is read, and exceeding a bound is an
+//! error, never a truncation:
+//!
+//! | input | default | where |
+//! | --- | --- | --- |
+//! | request path | 2048 bytes (414) | [`Router::with_max_path_len`] |
+//! | query string | 4096 bytes, 64 parameters | [`QueryConfig`] |
+//! | `A2A-Version` | 32 bytes | [`MAX_VERSION_LEN`] |
+//! | `A2A-Extensions` | 32 URIs of 1024 bytes | [`ExtensionLimits`] |
+//! | webhook URL | 4096 bytes | [`MAX_WEBHOOK_URL_LEN`] |
+//!
+//! ```
+//! use a2a_transport::Router;
+//! use a2a_types::Operation;
+//! use http::Method;
+//!
+//! let router = Router::new();
+//! let m = router.match_route(&Method::GET, "/acme/tasks/task-123")?;
+//! assert_eq!(m.operation(), Operation::GetTask);
+//! assert_eq!(m.params.tenant.as_deref(), Some("acme"));
+//! assert_eq!(m.params.task_id.as_deref(), Some("task-123"));
+//! # Ok::<(), a2a_transport::RouteError>(())
+//! ```
+
+mod extensions;
+mod pct;
+mod query;
+mod route;
+mod ssrf;
+mod version;
+
+pub use extensions::{
+    encode_extensions, ExtensionLimits, ExtensionsError, RequestedExtensions, A2A_EXTENSIONS,
+    A2A_EXTENSIONS_PARAM,
+};
+pub use pct::PercentDecodeError;
+pub use query::{QueryBuilder, QueryConfig, QueryError, QueryParams};
+pub use route::{
+    AllowedMethods, BasePathError, BuildPathError, PathParam, PathParams, Route, RouteError,
+    RouteMatch, Router,
+};
+pub use ssrf::{
+    canonical_ip, check_ip, check_socket_addr, check_webhook_url, ip_refusal, Allowlist,
+    AllowlistError, RefusalReason, SsrfError, UrlError, WebhookHost, WebhookTarget,
+    MAX_WEBHOOK_URL_LEN,
+};
+pub use version::{
+    negotiate_version, requested_version, ProtocolVersion, RequestedVersionError, VersionError,
+    A2A_VERSION, A2A_VERSION_PARAM, MAX_ECHO_LEN, MAX_VERSION_LEN,
+};
