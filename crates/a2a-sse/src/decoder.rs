@@ -361,6 +361,9 @@ struct Parser {
     after_cr: bool,
     /// Partial line, when a line spans chunks.
     line: BytesMut,
+    /// `line` is all ASCII (checked as each piece arrives, while it is in
+    /// cache, so a long data line needs no second pass at dispatch).
+    line_ascii: bool,
     skip: Skip,
     /// While skipping an event: the current line has at least one byte.
     skip_line_nonblank: bool,
@@ -369,7 +372,14 @@ struct Parser {
     data_len: usize,
     /// Joined data when the event has several `data` fields.
     scratch: BytesMut,
+    /// The data is known to be ASCII, so valid UTF-8.
+    data_ascii: bool,
+    /// The decoded value of the last `event` field (kept across events, so
+    /// that a repeated type is not decoded again).
     event_type: String,
+    /// Whether the event being built has a non-empty type (`event_type`);
+    /// the standard's "event type buffer" is `event_type` if so, else "".
+    has_type: bool,
     id_buffer: String,
     last_event_id: String,
     retry: Option<Duration>,
@@ -385,12 +395,15 @@ impl Parser {
             bom_matched: 0,
             after_cr: false,
             line: BytesMut::new(),
+            line_ascii: true,
             skip: Skip::No,
             skip_line_nonblank: false,
             data: Data::Empty,
             data_len: 0,
             scratch: BytesMut::new(),
+            data_ascii: true,
             event_type: String::new(),
+            has_type: false,
             id_buffer: String::new(),
             last_event_id: String::new(),
             retry: None,
@@ -466,10 +479,11 @@ impl Parser {
                 let limit = self.config.max_line_length;
                 if self.line.len() + bytes.len() > limit {
                     let offset = self.line_start + limit as u64;
-                    self.line.clear();
+                    self.clear_line();
                     self.start_skip(Skip::Line);
                     return Err(DecodeError::LineTooLong { limit, offset });
                 }
+                self.line_ascii &= bytes.is_ascii();
                 self.line.extend_from_slice(bytes);
             }
             Skip::Line => {}
@@ -502,7 +516,7 @@ impl Parser {
         }
         let limit = self.config.max_line_length;
         if self.line.len() + range.len() > limit {
-            self.line.clear();
+            self.clear_line();
             self.start_skip(Skip::Event);
             return Err(DecodeError::LineTooLong {
                 limit,
@@ -518,16 +532,19 @@ impl Parser {
             match classify(line) {
                 Field::Data(v) => {
                     let value_off = line_off + v.start as u64;
+                    let ascii = line[v.clone()].is_ascii();
                     let value = if matches!(self.data, Data::Empty) {
                         Value::Shared(chunk.slice(range.start + v.start..range.start + v.end))
                     } else {
                         Value::Slice(&line[v])
                     };
-                    self.append_data(value, value_off)?;
+                    self.append_data(value, ascii, value_off)?;
                 }
                 other => self.field(line, other),
             }
         } else {
+            let ascii = self.line_ascii && chunk[range.clone()].is_ascii();
+            self.line_ascii = true;
             let mut buf = std::mem::take(&mut self.line);
             buf.extend_from_slice(&chunk[range]);
             let result = match classify(&buf) {
@@ -535,9 +552,9 @@ impl Parser {
                     let value_off = line_off + v.start as u64;
                     if matches!(self.data, Data::Empty) {
                         let line = buf.split().freeze();
-                        self.append_data(Value::Shared(line.slice(v)), value_off)
+                        self.append_data(Value::Shared(line.slice(v)), ascii, value_off)
                     } else {
-                        self.append_data(Value::Slice(&buf[v]), value_off)
+                        self.append_data(Value::Slice(&buf[v]), ascii, value_off)
                     }
                 }
                 other => {
@@ -556,14 +573,19 @@ impl Parser {
     fn field(&mut self, line: &[u8], field: Field) {
         match field {
             Field::Event(v) => {
-                self.event_type.clear();
-                self.event_type.push_str(&String::from_utf8_lossy(&line[v]));
+                let value = &line[v];
+                // Streams repeat the same type: keep the decoded string.
+                if self.event_type.as_bytes() != value {
+                    self.event_type.clear();
+                    push_lossy(&mut self.event_type, value);
+                }
+                self.has_type = !value.is_empty();
             }
             Field::Id(v) => {
                 let value = &line[v];
                 if memchr(0, value).is_none() {
                     self.id_buffer.clear();
-                    self.id_buffer.push_str(&String::from_utf8_lossy(value));
+                    push_lossy(&mut self.id_buffer, value);
                 }
             }
             Field::Retry(v) => {
@@ -579,8 +601,14 @@ impl Parser {
         }
     }
 
-    /// Appends a `data` value (and the LF that precedes it, if any).
-    fn append_data(&mut self, value: Value<'_>, value_off: u64) -> Result<(), DecodeError> {
+    /// Appends a `data` value (and the LF that precedes it, if any); `ascii`
+    /// tells that the value is known to be ASCII.
+    fn append_data(
+        &mut self,
+        value: Value<'_>,
+        ascii: bool,
+        value_off: u64,
+    ) -> Result<(), DecodeError> {
         let bytes = value.as_slice();
         let separator = usize::from(!matches!(self.data, Data::Empty));
         let limit = self.config.max_event_data;
@@ -616,6 +644,7 @@ impl Parser {
             }
         }
         self.data_len = new_len;
+        self.data_ascii &= ascii;
         Ok(())
     }
 
@@ -624,21 +653,23 @@ impl Parser {
         self.last_event_id.clone_from(&self.id_buffer);
         let data = match std::mem::replace(&mut self.data, Data::Empty) {
             Data::Empty => {
-                self.event_type.clear();
+                self.has_type = false;
                 return None;
             }
             Data::One(b) => b,
             Data::Many => self.scratch.split().freeze(),
         };
         self.data_len = 0;
-        let data = match std::str::from_utf8(&data) {
-            Ok(_) => data,
-            Err(_) => Bytes::from(String::from_utf8_lossy(&data).into_owned()),
-        };
-        let event_type = if self.event_type.is_empty() {
-            String::from("message")
+        let known_ascii = std::mem::replace(&mut self.data_ascii, true);
+        let data = if known_ascii || std::str::from_utf8(&data).is_ok() {
+            data
         } else {
-            std::mem::take(&mut self.event_type)
+            Bytes::from(String::from_utf8_lossy(&data).into_owned())
+        };
+        let event_type = if std::mem::take(&mut self.has_type) {
+            self.event_type.clone()
+        } else {
+            String::from("message")
         };
         Some(Event {
             event_type,
@@ -654,18 +685,24 @@ impl Parser {
         self.skip_line_nonblank = false;
     }
 
+    fn clear_line(&mut self) {
+        self.line.clear();
+        self.line_ascii = true;
+    }
+
     fn discard_event(&mut self) {
         self.data = Data::Empty;
         self.data_len = 0;
         self.scratch.clear();
-        self.event_type.clear();
+        self.data_ascii = true;
+        self.has_type = false;
         self.id_buffer.clone_from(&self.last_event_id);
     }
 
     /// End of stream: discard what is incomplete, get ready for a new stream.
     fn end_stream(&mut self) {
         self.discard_event();
-        self.line.clear();
+        self.clear_line();
         self.skip = Skip::No;
         self.skip_line_nonblank = false;
         self.after_cr = false;
@@ -678,26 +715,47 @@ impl Parser {
 
 /// Splits a non-empty line into field name and value (one leading space
 /// removed) and classifies the field.
+///
+/// Only the four known names matter, so the name is matched as a prefix
+/// followed by a colon or the end of the line; anything else (a comment, an
+/// unknown name, a known name followed by more name characters) is ignored
+/// without looking for the colon.
 fn classify(line: &[u8]) -> Field {
-    if line.first() == Some(&b':') {
-        return Field::Ignore;
-    }
-    let (name, value) = match memchr(b':', line) {
-        Some(colon) => {
-            let start = if line.get(colon + 1) == Some(&b' ') {
-                colon + 2
-            } else {
-                colon + 1
-            };
-            (&line[..colon], start..line.len())
+    /// The value range if `line` is the field `name`, with or without a
+    /// colon.
+    fn value(line: &[u8], name: &[u8]) -> Option<Range<usize>> {
+        let n = name.len();
+        if !line.starts_with(name) {
+            return None;
         }
-        None => (line, line.len()..line.len()),
+        match line.get(n) {
+            None => Some(n..n),
+            Some(b':') => {
+                let start = if line.get(n + 1) == Some(&b' ') {
+                    n + 2
+                } else {
+                    n + 1
+                };
+                Some(start..line.len())
+            }
+            Some(_) => None,
+        }
+    }
+    let field = match line.first() {
+        Some(b'd') => value(line, b"data").map(Field::Data),
+        Some(b'e') => value(line, b"event").map(Field::Event),
+        Some(b'i') => value(line, b"id").map(Field::Id),
+        Some(b'r') => value(line, b"retry").map(Field::Retry),
+        _ => None,
     };
-    match name {
-        b"data" => Field::Data(value),
-        b"event" => Field::Event(value),
-        b"id" => Field::Id(value),
-        b"retry" => Field::Retry(value),
-        _ => Field::Ignore,
+    field.unwrap_or(Field::Ignore)
+}
+
+/// Appends `bytes` to `s`, decoded as UTF-8 with U+FFFD for invalid
+/// sequences.
+fn push_lossy(s: &mut String, bytes: &[u8]) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => s.push_str(text),
+        Err(_) => s.push_str(&String::from_utf8_lossy(bytes)),
     }
 }
