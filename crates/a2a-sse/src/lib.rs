@@ -34,6 +34,29 @@
 //! is handed over as bytes, already valid UTF-8; parsing it (JSON-RPC, A2A
 //! stream responses) is the caller's job.
 //!
+//! # Decisions a reader may question
+//!
+//! - **Events.** [`Event::data`] is [`Bytes`](bytes::Bytes), already
+//!   checked (or made) valid UTF-8, so a JSON parser can take it without a
+//!   copy; when an event's single `data` line lies inside one input chunk it
+//!   is a slice of that chunk. The type and id are `String`s. [`Event::id`]
+//!   is the *last* event ID at dispatch (`MessageEvent.lastEventId`), not
+//!   "this event's id field": it persists across events, as the standard
+//!   says.
+//! - **Lazy decoding.** [`Decoder::feed`] only queues; [`Decoder::next_event`]
+//!   parses up to the next event. So there is no internal queue of decoded
+//!   events, and an error arrives exactly in stream order.
+//! - **After a limit error** the decoder discards the offending event (up
+//!   to its closing blank line) and goes on, rather than poisoning itself:
+//!   the caller decides whether one oversized event ends the connection.
+//! - **Reconnection.** After [`Decoder::finish`], feeding again decodes a
+//!   new stream (new byte-order mark, offsets from 0) but keeps the last
+//!   event ID, which later events carry until the server sends another
+//!   `id`, as browsers do (web-platform-tests `format-field-id` checks that
+//!   an event received after reconnecting reports the previous id).
+//! - **`retry`** is exposed as a [`Duration`](std::time::Duration) of whole
+//!   milliseconds; digits beyond `u64::MAX` saturate.
+//!
 //! # Example
 //!
 //! ```

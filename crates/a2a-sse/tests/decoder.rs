@@ -210,3 +210,26 @@ fn events_iterator_stops_at_need_more_data() {
     d.feed_slice(b"\n\n");
     assert_eq!(d.events().count(), 1);
 }
+
+#[test]
+fn a_long_line_in_small_chunks_is_not_rebuffered_quadratically() {
+    // 8 MiB of data in 64-byte chunks: re-scanning or re-copying the partial
+    // line on every chunk would touch ~0.5 TB; a linear decoder is instant.
+    const LEN: usize = 8 * 1024 * 1024;
+    let mut d = Decoder::new();
+    let start = std::time::Instant::now();
+    d.feed_slice(b"data: ");
+    let piece = [b'x'; 64];
+    for _ in 0..LEN / 64 {
+        d.feed(Bytes::copy_from_slice(&piece));
+        assert_eq!(d.next_event(), Ok(None));
+    }
+    d.feed_slice(b"\n\n");
+    let e = d.next_event().unwrap().unwrap();
+    assert_eq!(e.data.len(), LEN);
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "took {:?}",
+        start.elapsed()
+    );
+}
