@@ -55,6 +55,7 @@ mod extensions;
 mod pct;
 mod query;
 mod route;
+mod service;
 mod ssrf;
 mod version;
 
@@ -68,6 +69,7 @@ pub use route::{
     AllowedMethods, BasePathError, BuildPathError, PathParam, PathParams, Route, RouteError,
     RouteMatch, Router,
 };
+pub use service::{dispatch, A2aService, BoxFuture, CallContext, EventStream, Principal, Reply};
 pub use ssrf::{
     canonical_ip, check_ip, check_socket_addr, check_webhook_url, ip_refusal, Allowlist,
     AllowlistError, RefusalReason, SsrfError, UrlError, WebhookHost, WebhookTarget,
