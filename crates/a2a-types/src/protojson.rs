@@ -48,7 +48,44 @@ where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
+    struct ListVisitor<T>(PhantomData<T>);
+
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for ListVisitor<T> {
+        type Value = Vec<T>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a list")
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Vec<T>, E> {
+            Ok(Vec::new())
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<Vec<T>, E> {
+            Ok(Vec::new())
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+            d.deserialize_seq(self)
+        }
+
+        #[inline]
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            // JSON gives no length up front. Grow 1, 2, 4, ... rather than
+            // the standard library's first step of 4: most lists here
+            // (parts above all) hold one or two large elements.
+            let mut out = Vec::new();
+            while let Some(item) = seq.next_element()? {
+                if out.len() == out.capacity() {
+                    out.reserve_exact(out.len().max(1));
+                }
+                out.push(item);
+            }
+            Ok(out)
+        }
+    }
+
+    d.deserialize_option(ListVisitor(PhantomData))
 }
 
 /// A `map<string, V>` field; `null` reads as empty.
