@@ -20,7 +20,12 @@
 //!   field names; enum names or numbers; int32 as a number or a numeric
 //!   string; standard or URL-safe base64, padded or not; timestamps with
 //!   any offset; unknown fields ignored; `null` read as an absent field
-//!   (except for `Part.data`, whose `null` is a JSON value).
+//!   (except for `Part.data`, whose `null` is a JSON value). Messages are
+//!   JSON objects only (not arrays of fields, which serde's derive would
+//!   otherwise accept). Numbers inside `Struct`/`Value` are kept as
+//!   `serde_json` reads them, exactly (the crate enables its
+//!   `float_roundtrip` feature); the decoders also work when another crate
+//!   of the build enables `serde_json/arbitrary_precision`.
 //! - **Decoding with limits and located errors**: [`from_slice`] and
 //!   [`from_str`] cap the input size ([`DecodeLimits`], 16 MiB by default)
 //!   and nesting ([`RECURSION_LIMIT`], 128), and a [`DecodeError`] names
