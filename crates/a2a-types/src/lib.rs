@@ -28,7 +28,7 @@
 //!   of the build enables `serde_json/arbitrary_precision`.
 //! - **Decoding with limits and located errors**: [`from_slice`] and
 //!   [`from_str`] cap the input size ([`DecodeLimits`], 16 MiB by default)
-//!   and nesting ([`RECURSION_LIMIT`], 128), and a [`DecodeError`] names
+//!   and nesting ([`RECURSION_LIMIT`]: 127 levels), and a [`DecodeError`] names
 //!   the JSON path (`message.parts[2]`), line and column.
 //! - **Validation** of REQUIRED fields ([`Validate`]), reported as
 //!   [`FieldViolation`]s, the `google.rpc.BadRequest` shape.
@@ -51,11 +51,15 @@
 //!   define is a decode error (naming the accepted names), not a hidden
 //!   `Unknown(i32)` value: the state machine and the predicates must
 //!   answer for every state, and spec 6.5 shows an unknown state name
-//!   rejected. (Protobuf's proto3 parsers keep unknown numbers; this is
-//!   the one place where input is stricter than theirs.)
-//! - **REQUIRED scalars on the typed value.** An empty REQUIRED string or
-//!   list counts as missing ([`validate`](Validate) documents the rules
-//!   and the two exceptions spec 3.1.4 makes for `ListTasksResponse`).
+//!   rejected.
+//! - **Where input is stricter than protobuf's own parsers**: unknown
+//!   enum numbers (proto3 parsers keep them); a oneof-only message
+//!   (`Part`'s content, `SecurityScheme`, `OAuthFlows`,
+//!   `SendMessageResponse`, `StreamResponse`) with no member, which has
+//!   no meaning; base64 with embedded whitespace.
+//! - **REQUIRED fields are judged on the typed value.** An empty REQUIRED
+//!   string or list counts as missing ([`Validate`] documents the rules
+//!   and the exceptions spec 3.1.4 makes for `ListTasksResponse`).
 //! - **Timestamps are written with millisecond precision** (spec 5.6.1);
 //!   [`Timestamp`] keeps nanoseconds, so sub-millisecond precision does
 //!   not survive a round trip through the wire.

@@ -234,20 +234,41 @@ fn is_json_number(s: &[u8]) -> bool {
     i == s.len()
 }
 
+/// The start of a rejected input value, for error messages: long values
+/// are cut (at a character boundary) so that an error never carries a
+/// copy of a large input.
+struct Preview<'a>(&'a str);
+
+impl fmt::Display for Preview<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const MAX: usize = 64;
+        if self.0.len() <= MAX {
+            return write!(f, "{:?}", self.0);
+        }
+        let mut end = MAX;
+        while !self.0.is_char_boundary(end) {
+            end -= 1;
+        }
+        write!(f, "{:?}... ({} bytes)", &self.0[..end], self.0.len())
+    }
+}
+
 /// Parses the text of an int32 (quoted or an arbitrary-precision number).
 fn parse_int32_text(s: &str) -> Result<i32, String> {
     if !is_json_number(s.as_bytes()) {
-        return Err(format!("{s:?} is not a number"));
+        return Err(format!("{} is not a number", Preview(s)));
     }
     if s.bytes().all(|c| c.is_ascii_digit() || c == b'-') {
         return match s.parse::<i64>() {
-            Ok(v) => i32::try_from(v).map_err(|_| format!("{s} is out of range for int32")),
-            Err(_) => Err(format!("{s} is out of range for int32")),
+            Ok(v) => {
+                i32::try_from(v).map_err(|_| format!("{} is out of range for int32", Preview(s)))
+            }
+            Err(_) => Err(format!("{} is out of range for int32", Preview(s))),
         };
     }
     match s.parse::<f64>() {
         Ok(v) => integral_f64_to_i32(v),
-        Err(_) => Err(format!("{s:?} is not a number")),
+        Err(_) => Err(format!("{} is not a number", Preview(s))),
     }
 }
 
@@ -325,7 +346,7 @@ where
             }
             match parse_int32_text(v) {
                 Ok(n) => enum_from_i64(i64::from(n)).map_err(E::custom),
-                Err(_) => Err(E::custom(unknown_enum::<T>(format_args!("{v:?}")))),
+                Err(_) => Err(E::custom(unknown_enum::<T>(format_args!("{}", Preview(v))))),
             }
         }
 
@@ -834,6 +855,10 @@ mod tests {
         assert!(parse_int32_text("-").is_err());
         assert!(parse_int32_text("1e").is_err());
         assert!(parse_int32_text("1e400").is_err());
+        let long = "é".repeat(100);
+        let msg = parse_int32_text(&long).unwrap_err();
+        assert!(msg.ends_with("... (200 bytes) is not a number"), "{msg}");
+        assert!(msg.len() < 100, "{msg}");
     }
 
     #[test]
