@@ -190,6 +190,7 @@ mod agent;
 mod behaviour;
 mod card;
 mod config;
+mod http_push;
 mod ids;
 mod push;
 mod store;
@@ -199,6 +200,7 @@ mod worker;
 
 pub use agent::ReferenceAgent;
 pub use config::{AgentConfig, Limits, PushPolicy};
+pub use http_push::{HttpPushSender, Resolver};
 pub use ids::IdGenerator;
 pub use push::{
     is_retryable, push_request, DeliveryOutcome, PushError, PushObserver, PushSender,

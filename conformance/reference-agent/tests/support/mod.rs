@@ -1,5 +1,7 @@
-//! Helpers shared by the in-process tests.
+//! Helpers shared by the tests.
 #![allow(dead_code, unreachable_pub)]
+
+pub mod webhook;
 
 use std::future::poll_fn;
 use std::sync::Arc;
