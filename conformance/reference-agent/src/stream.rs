@@ -69,6 +69,7 @@ impl Subscription {
     }
 
     fn deliver(self, event: StreamResponse) -> (Item, Option<Subscription>) {
+        // Dropping `self` when the stream ends releases the task's log.
         let more = !ends_stream(&event);
         (Ok(event), more.then_some(self))
     }
@@ -78,6 +79,12 @@ impl Subscription {
         Box::pin(SubscriptionStream {
             next: Some(Box::pin(self.next())),
         })
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        self.entry.release();
     }
 }
 
@@ -118,5 +125,45 @@ impl Stream for Once {
 
     fn poll_next(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Item>> {
         Poll::Ready(self.0.take())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::push::{PushHub, RecordingPushSender};
+    use crate::task::Scope;
+    use a2a_types::{Task, TaskState};
+
+    fn entry(max_events: usize) -> Arc<TaskEntry> {
+        let hub = Arc::new(PushHub {
+            sender: Arc::new(RecordingPushSender::new()),
+            policy: Default::default(),
+            max_queue: 4,
+            observer: None,
+        });
+        let mut task = Task::new("t", "c", TaskState::Submitted);
+        task.status.timestamp = Some(crate::task::now());
+        let scope = Scope {
+            tenant: String::new(),
+            principal: None,
+        };
+        Arc::new(TaskEntry::new(task, scope, hub, 10, max_events))
+    }
+
+    #[tokio::test]
+    async fn the_log_holds_events_only_while_someone_may_read_them() {
+        let e = entry(3);
+        // No subscriber: nothing is kept.
+        e.set_status(TaskState::Working, None).unwrap();
+        assert_eq!(e.logged(), 0);
+
+        let sub = Subscription::new(e.clone(), e.start(None), None);
+        for _ in 0..5 {
+            e.set_status(TaskState::Working, None).unwrap();
+        }
+        assert_eq!(e.logged(), 3, "bounded by max_events_per_task");
+        drop(sub);
+        assert_eq!(e.logged(), 0, "freed when the last subscriber left");
     }
 }

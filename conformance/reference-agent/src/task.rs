@@ -372,6 +372,22 @@ impl TaskEntry {
         }
     }
 
+    /// Called by a subscriber that goes away: when it was the last one,
+    /// the events kept for subscribers are freed at once.
+    pub(crate) fn release(&self) {
+        let mut inner = self.lock();
+        // The departing subscriber's own receiver is still counted.
+        if self.changed.receiver_count() <= 1 {
+            inner.log.events.clear();
+        }
+    }
+
+    /// How many events the log holds now.
+    #[cfg(test)]
+    pub(crate) fn logged(&self) -> usize {
+        self.lock().log.events.len()
+    }
+
     /// A receiver of change announcements.
     pub(crate) fn watch(&self) -> watch::Receiver<u64> {
         self.changed.subscribe()
