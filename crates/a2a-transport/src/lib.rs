@@ -51,6 +51,7 @@
 //! # Ok::<(), a2a_transport::RouteError>(())
 //! ```
 
+mod body;
 mod extensions;
 mod pct;
 mod query;
@@ -58,6 +59,7 @@ mod route;
 mod service;
 mod ssrf;
 mod version;
+pub use body::{keep_alive_frame, Body, FrameStream};
 
 pub use extensions::{
     encode_extensions, ExtensionLimits, ExtensionsError, RequestedExtensions, A2A_EXTENSIONS,
