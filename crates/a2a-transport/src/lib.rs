@@ -51,6 +51,7 @@
 //! # Ok::<(), a2a_transport::RouteError>(())
 //! ```
 
+mod auth;
 mod body;
 mod extensions;
 mod pct;
@@ -59,6 +60,11 @@ mod route;
 mod service;
 mod ssrf;
 mod version;
+
+pub use auth::{
+    challenges, security_required, AnyOf, ApiKeyAuth, AuthConfigError, AuthOutcome, AuthRequest,
+    Authenticator, BasicAuth, BearerAuth,
+};
 pub use body::{keep_alive_frame, Body, FrameStream};
 
 pub use extensions::{
