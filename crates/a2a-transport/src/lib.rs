@@ -54,6 +54,7 @@
 mod auth;
 mod body;
 mod extensions;
+mod gate;
 mod pct;
 mod query;
 mod route;
@@ -66,6 +67,7 @@ pub use auth::{
     Authenticator, BasicAuth, BearerAuth,
 };
 pub use body::{keep_alive_frame, Body, FrameStream};
+pub use gate::{check_capabilities, required_extensions};
 
 pub use extensions::{
     encode_extensions, ExtensionLimits, ExtensionsError, RequestedExtensions, A2A_EXTENSIONS,
