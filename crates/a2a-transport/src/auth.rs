@@ -219,8 +219,9 @@ fn authorization<'h>(headers: &'h HeaderMap, scheme: &str) -> Result<Option<&'h 
 }
 
 /// Bearer tokens (RFC 6750) from a fixed table: `Authorization: Bearer
-/// <token>`. For an `httpAuthSecurityScheme` with scheme `Bearer`, or an
-/// OAuth 2.0 / OpenID Connect scheme whose tokens the host knows in advance.
+/// <token>`. For an `httpAuthSecurityScheme` with scheme `Bearer` (spec
+/// 4.5.3), or an OAuth 2.0 / OpenID Connect scheme (spec 4.5.4, 4.5.5)
+/// whose tokens the host knows in advance.
 ///
 /// ```
 /// use a2a_transport::{AuthOutcome, AuthRequest, Authenticator, BearerAuth};
@@ -475,7 +476,8 @@ impl Authenticator for ApiKeyAuth {
     }
 }
 
-/// HTTP Basic authentication (RFC 7617) from a fixed user table:
+/// HTTP Basic authentication (RFC 7617; an `httpAuthSecurityScheme` with
+/// scheme `Basic`, spec 4.5.3) from a fixed user table:
 /// `Authorization: Basic base64(user:password)`. Passwords are compared in
 /// constant time; the principal's id is the user name.
 #[derive(Clone)]
@@ -547,7 +549,8 @@ impl Authenticator for BasicAuth {
     }
 }
 
-/// Several authenticators, for a card that offers several schemes: asked
+/// Several authenticators, for a card that offers several schemes (spec
+/// 4.4.1 `securityRequirements` lists alternatives): asked
 /// in order, the first [`AuthOutcome::Authenticated`] or
 /// [`AuthOutcome::Forbidden`] wins; otherwise the first
 /// [`AuthOutcome::Unauthenticated`] (credentials were sent for some scheme
@@ -598,7 +601,8 @@ impl Authenticator for AnyOf {
     }
 }
 
-/// True when the card requires every caller to authenticate: its
+/// True when the card requires every caller to authenticate (spec 4.4.1,
+/// 7.3): its
 /// `securityRequirements` is non-empty and holds no empty requirement.
 pub fn security_required(card: &AgentCard) -> bool {
     !card.security_requirements.is_empty()

@@ -156,7 +156,7 @@ impl Stream for Body {
 }
 
 /// One SSE comment line, `: keep-alive`, for a host to write into a
-/// streaming response while no event is due, so that proxies do not close
+/// streaming response (spec 9.4.2, 11.7) while no event is due, so that proxies do not close
 /// an idle connection. Receivers ignore comments (HTML "event stream
 /// interpretation"). Sending it needs a clock, so it is the host's job:
 /// this crate never reads one.
