@@ -1,5 +1,6 @@
 //! Every operation over both bindings, with the same results.
 
+use a2a_transport::{dispatch, CallContext, Principal, Reply};
 use http::Method;
 use serde_json::{json, Value};
 
@@ -241,18 +242,60 @@ fn run_rest(step: &Step, server: &a2a_transport::A2aServer<Memory>) -> Outcome {
     Outcome::Value(ok(&a))
 }
 
+/// The same step without any binding: the typed request handed to the
+/// handler through `dispatch`, as an in-process transport would.
+fn run_in_process(step: &Step, service: &Memory) -> Outcome {
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": step.method, "params": step.params});
+    let request =
+        a2a_jsonrpc::decode_request(&serde_json::to_vec(&body).unwrap(), &Default::default())
+            .unwrap()
+            .request;
+    let mut cx = CallContext::new().with_principal(Principal::new("alice", "bearer"));
+    if let Some(tenant) = step.params["tenant"].as_str() {
+        cx = cx.with_tenant(tenant);
+    }
+    let value = |v: Result<Value, serde_json::Error>| Outcome::Value(v.unwrap());
+    match block_on(dispatch(service, &cx, request)) {
+        Ok(Reply::SendMessage(r)) => value(serde_json::to_value(r)),
+        Ok(Reply::Task(r)) => value(serde_json::to_value(r)),
+        Ok(Reply::ListTasks(r)) => value(serde_json::to_value(r)),
+        Ok(Reply::PushConfig(r)) => value(serde_json::to_value(r)),
+        Ok(Reply::PushConfigs(r)) => value(serde_json::to_value(r)),
+        Ok(Reply::AgentCard(r)) => value(serde_json::to_value(r)),
+        Ok(Reply::Empty) => Outcome::Value(json!({})),
+        Ok(Reply::Stream(mut events)) => {
+            let mut out = Vec::new();
+            let mut task_cx = std::task::Context::from_waker(std::task::Waker::noop());
+            while let std::task::Poll::Ready(Some(item)) =
+                futures_core::Stream::poll_next(events.as_mut(), &mut task_cx)
+            {
+                out.push(serde_json::to_value(item.unwrap()).unwrap());
+            }
+            Outcome::Events(out)
+        }
+        Err(e) => Outcome::Error(e.code().0, e.error_info().unwrap().reason.clone()),
+    }
+}
+
 #[test]
-fn every_operation_answers_the_same_over_both_bindings() {
+fn every_operation_answers_the_same_over_both_bindings_and_in_process() {
     let over_rpc = memory_server();
     let over_rest = memory_server();
+    let in_process = Memory::default();
     let steps = script();
     let mut ops = std::collections::BTreeSet::new();
     for (n, step) in steps.iter().enumerate() {
         let a = run_jsonrpc(step, &over_rpc);
         let b = run_rest(step, &over_rest);
+        let c = run_in_process(step, &in_process);
         assert_eq!(
             a, b,
             "step {n} ({}) differs between the bindings",
+            step.method
+        );
+        assert_eq!(
+            a, c,
+            "step {n} ({}) differs from the in-process call",
             step.method
         );
         ops.insert(step.method);
@@ -260,6 +303,7 @@ fn every_operation_answers_the_same_over_both_bindings() {
     assert_eq!(ops.len(), 11, "every operation is exercised: {ops:?}");
     // The handlers saw the same contexts: tenant, principal, version.
     assert_eq!(over_rpc.service().seen(), over_rest.service().seen());
+    assert_eq!(over_rpc.service().seen(), in_process.seen());
 }
 
 #[test]
