@@ -11,6 +11,7 @@ mod card;
 mod errors;
 mod gating;
 mod hardening;
+mod host;
 mod operations;
 mod oracle;
 mod streaming;
