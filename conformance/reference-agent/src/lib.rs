@@ -189,10 +189,12 @@
 mod agent;
 mod behaviour;
 mod card;
+pub mod cli;
 mod config;
 mod http_push;
 mod ids;
 mod push;
+pub mod serve;
 mod store;
 mod stream;
 mod task;
