@@ -199,16 +199,20 @@ impl Options {
             server_config = server_config.with_authenticator(auth);
         }
         let sender = Arc::new(HttpPushSender::new(self.allowlist()));
-        let agent = ReferenceAgent::with_push_observer(
-            config,
-            sender,
-            Arc::new(|config, outcome| {
-                eprintln!(
-                    "push {} for task {}: {outcome:?}",
-                    config.url, config.task_id
-                );
-            }),
-        );
+        let agent = if self.log {
+            ReferenceAgent::with_push_observer(
+                config,
+                sender,
+                Arc::new(|config, outcome| {
+                    eprintln!(
+                        "push {} for task {}: {outcome:?}",
+                        config.url, config.task_id
+                    );
+                }),
+            )
+        } else {
+            ReferenceAgent::new(config, sender)
+        };
         let card = agent.agent_card().clone();
         A2aServer::new(agent, card, server_config)
             .map(Arc::new)

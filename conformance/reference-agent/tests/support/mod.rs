@@ -2,6 +2,7 @@
 #![allow(dead_code, unreachable_pub)]
 
 pub mod webhook;
+pub mod wire;
 
 use std::future::poll_fn;
 use std::sync::Arc;
