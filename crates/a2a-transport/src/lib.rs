@@ -20,6 +20,17 @@
 //! - [`check_webhook_url`], [`check_socket_addr`] and [`Allowlist`]:
 //!   webhook address safety against SSRF (spec 13.2).
 //!
+//! The client side sends calls through an [`HttpClient`] the host
+//! implements (one method: a request in, a response with a streamed body
+//! out), so it too never opens a socket or reads a clock:
+//!
+//! - [`HttpTransport`]: an [`A2aService`] over JSON-RPC (spec 9) or
+//!   HTTP+JSON (spec 11) for one interface ([`Binding`]), with
+//!   `A2A-Version: 1.0` on every request, typed results, and agent errors,
+//!   proxy answers (`401` with its `WWW-Authenticate` challenges, `403`)
+//!   and client failures ([`ClientFailure`]) all as [`A2aError`](a2a_types::A2aError)s.
+//!   Streams are [`SseStream`]s.
+//!
 //! It does not hold state (tasks, push configs), do I/O, or define the
 //! data model, which is `a2a-types`'. Each module's documentation lists
 //! the decisions a reader might question (tenant prefixes, `+` in
@@ -37,6 +48,9 @@
 //! | `A2A-Version` | 32 bytes | [`MAX_VERSION_LEN`] |
 //! | `A2A-Extensions` | 32 URIs of 1024 bytes | [`ExtensionLimits`] |
 //! | webhook URL | 4096 bytes | [`MAX_WEBHOOK_URL_LEN`] |
+//! | response body (client) | 16 MiB | [`ClientConfig::max_response_body`] |
+//! | error body read (client) | 64 KiB | [`ClientConfig::max_error_body`] |
+//! | SSE line and event (client) | 16 MiB each | [`ClientConfig::sse`] |
 //!
 //! ```
 //! use a2a_transport::Router;
@@ -51,7 +65,11 @@
 //! # Ok::<(), a2a_transport::RouteError>(())
 //! ```
 
+mod client;
+mod client_error;
+mod client_stream;
 mod extensions;
+mod http_client;
 mod pct;
 mod query;
 mod route;
@@ -59,10 +77,16 @@ mod service;
 mod ssrf;
 mod version;
 
+pub use client::{Binding, ClientConfig, HttpTransport, InterfaceUrlError};
+pub use client_error::{
+    www_authenticate, ClientFailure, CLIENT_ERROR_DOMAIN, WWW_AUTHENTICATE_KEY,
+};
+pub use client_stream::SseStream;
 pub use extensions::{
     encode_extensions, ExtensionLimits, ExtensionsError, RequestedExtensions, A2A_EXTENSIONS,
     A2A_EXTENSIONS_PARAM,
 };
+pub use http_client::{HttpClient, HttpError, ResponseBody};
 pub use pct::PercentDecodeError;
 pub use query::{QueryBuilder, QueryConfig, QueryError, QueryParams};
 pub use route::{
