@@ -30,6 +30,10 @@
 //!   proxy answers (`401` with its `WWW-Authenticate` challenges, `403`)
 //!   and client failures ([`ClientFailure`]) all as [`A2aError`](a2a_types::A2aError)s.
 //!   Streams are [`SseStream`]s.
+//! - [`ResilientTransport`]: the same, with streams that resubscribe after
+//!   a dropped connection (spec 3.1.6; [`RetryPolicy`], a host [`Timer`])
+//!   and streaming calls that degrade to unary ones for agents that do not
+//!   stream.
 //!
 //! It does not hold state (tasks, push configs), do I/O, or define the
 //! data model, which is `a2a-types`'. Each module's documentation lists
@@ -72,6 +76,7 @@ mod extensions;
 mod http_client;
 mod pct;
 mod query;
+mod resilient;
 mod route;
 mod service;
 mod ssrf;
@@ -89,6 +94,7 @@ pub use extensions::{
 pub use http_client::{HttpClient, HttpError, ResponseBody};
 pub use pct::PercentDecodeError;
 pub use query::{QueryBuilder, QueryConfig, QueryError, QueryParams};
+pub use resilient::{ResilientStream, ResilientTransport, RetryPolicy, Timer};
 pub use route::{
     AllowedMethods, BasePathError, BuildPathError, PathParam, PathParams, Route, RouteError,
     RouteMatch, Router,

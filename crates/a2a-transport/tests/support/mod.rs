@@ -8,6 +8,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
+use std::time::Duration;
 
 use a2a_transport::{BoxFuture, HttpClient, HttpError, ResponseBody};
 use bytes::Bytes;
@@ -210,4 +211,21 @@ pub fn collect<S: Stream + Unpin>(mut s: S) -> Vec<S::Item> {
         }
     }
     panic!("stream never ended");
+}
+
+/// A timer that completes at once and records what it was asked to wait.
+#[derive(Clone, Default)]
+pub struct Clock(pub Arc<Mutex<Vec<Duration>>>);
+
+impl Clock {
+    pub fn waits(&self) -> Vec<Duration> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+impl a2a_transport::Timer for Clock {
+    fn sleep(&self, d: Duration) -> BoxFuture<'static, ()> {
+        self.0.lock().unwrap().push(d);
+        Box::pin(async {})
+    }
 }
