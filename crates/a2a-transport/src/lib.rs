@@ -34,6 +34,9 @@
 //!   a dropped connection (spec 3.1.6; [`RetryPolicy`], a host [`Timer`])
 //!   and streaming calls that degrade to unary ones for agents that do not
 //!   stream.
+//! - [`discover`], [`CardResolver`] and [`select_interface`]: the agent
+//!   card fetched, validated and cached (spec 8.2, 8.6), and the interface
+//!   chosen (spec 8.3.2) with its tenant.
 //!
 //! It does not hold state (tasks, push configs), do I/O, or define the
 //! data model, which is `a2a-types`'. Each module's documentation lists
@@ -55,6 +58,7 @@
 //! | response body (client) | 16 MiB | [`ClientConfig::max_response_body`] |
 //! | error body read (client) | 64 KiB | [`ClientConfig::max_error_body`] |
 //! | SSE line and event (client) | 16 MiB each | [`ClientConfig::sse`] |
+//! | agent card (client) | 1 MiB | [`CardResolver::with_max_card_size`] |
 //!
 //! ```
 //! use a2a_transport::Router;
@@ -72,6 +76,7 @@
 mod client;
 mod client_error;
 mod client_stream;
+mod discovery;
 mod extensions;
 mod http_client;
 mod pct;
@@ -87,6 +92,10 @@ pub use client_error::{
     www_authenticate, ClientFailure, CLIENT_ERROR_DOMAIN, WWW_AUTHENTICATE_KEY,
 };
 pub use client_stream::SseStream;
+pub use discovery::{
+    discover, select_interface, select_interfaces, CardResolver, Discovered, DiscoveryError,
+    NoCompatibleInterface, Preferences, SelectionOrder, AGENT_CARD_PATH,
+};
 pub use extensions::{
     encode_extensions, ExtensionLimits, ExtensionsError, RequestedExtensions, A2A_EXTENSIONS,
     A2A_EXTENSIONS_PARAM,
