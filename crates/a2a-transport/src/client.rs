@@ -70,14 +70,11 @@ use crate::client_error::{with_challenges, ClientFailure};
 use crate::client_stream::SseStream;
 use crate::extensions::{encode_extensions, A2A_EXTENSIONS};
 use crate::http_client::{read_body, HttpClient, ReadBody, ResponseBody};
+use crate::media::{A2A_JSON, APPLICATION_JSON, EVENT_STREAM};
 use crate::query::QueryBuilder;
 use crate::route::{BuildPathError, PathParams, Route, Router};
 use crate::service::{A2aService, BoxFuture, CallContext, EventStream};
 use crate::version::{ProtocolVersion, A2A_VERSION};
-
-pub(crate) const APPLICATION_JSON: &str = "application/json";
-pub(crate) const APPLICATION_A2A_JSON: &str = "application/a2a+json";
-pub(crate) const TEXT_EVENT_STREAM: &str = "text/event-stream";
 
 /// An HTTP protocol binding the client speaks (spec 5.2, 8.3), named in
 /// an [`AgentInterface`]'s `protocolBinding` as [`Binding::as_str`] says.
@@ -423,7 +420,7 @@ impl<C: HttpClient> HttpTransport<C> {
             headers.insert(A2A_EXTENSIONS, v);
         }
         let accept = match (streaming, self.binding) {
-            (true, _) => TEXT_EVENT_STREAM,
+            (true, _) => EVENT_STREAM,
             (false, Binding::JsonRpc) => APPLICATION_JSON,
             (false, Binding::HttpJson) => "application/a2a+json, application/json",
         };
@@ -432,7 +429,7 @@ impl<C: HttpClient> HttpTransport<C> {
             Some(_) => {
                 let ct = match self.binding {
                     Binding::JsonRpc => APPLICATION_JSON,
-                    Binding::HttpJson => APPLICATION_A2A_JSON,
+                    Binding::HttpJson => A2A_JSON,
                 };
                 headers.insert(CONTENT_TYPE, HeaderValue::from_static(ct));
             }
@@ -575,13 +572,13 @@ impl<C: HttpClient> HttpTransport<C> {
             return Err(self.error_response(&parts, &mut body).await);
         }
         match media_type(&parts.headers) {
-            Some(m) if m.eq_ignore_ascii_case(TEXT_EVENT_STREAM) => {
+            Some(m) if m.eq_ignore_ascii_case(EVENT_STREAM) => {
                 return Ok(SseStream::new(body, self.binding, id, self.config.sse));
             }
             Some(m) if is_json(m) => {}
             other => {
                 return Err(invalid_response(&format!(
-                    "a stream must be {TEXT_EVENT_STREAM}, the response is {}",
+                    "a stream must be {EVENT_STREAM}, the response is {}",
                     other.unwrap_or("without a Content-Type")
                 )))
             }
@@ -601,7 +598,7 @@ impl<C: HttpClient> HttpTransport<C> {
         Err(match error {
             Some(e) => with_challenges(e, &parts.headers),
             None => invalid_response(&format!(
-                "a stream must be {TEXT_EVENT_STREAM}, the response is JSON"
+                "a stream must be {EVENT_STREAM}, the response is JSON"
             )),
         })
     }
@@ -718,7 +715,9 @@ pub(crate) fn media_type(headers: &HeaderMap) -> Option<&str> {
     Some(value.split(';').next().unwrap_or_default().trim())
 }
 
-/// `application/json`, `application/a2a+json` or any `+json` type.
+/// `application/json`, `application/a2a+json` or any `+json` type: what a
+/// client accepts as JSON, a little wider than what a server accepts in a
+/// request ([`is_json_media_type`](crate::is_json_media_type)).
 pub(crate) fn is_json(media: &str) -> bool {
     let media = media.to_ascii_lowercase();
     media == APPLICATION_JSON || media.starts_with("application/") && media.ends_with("+json")

@@ -49,17 +49,16 @@ use http::header::{
 };
 use http::{HeaderMap, Method, StatusCode, Uri};
 
+use crate::card::AGENT_CARD_PATH;
 use crate::client::{
     invalid_response, is_json, media_type, parse_http_url, too_large, Binding, HttpTransport,
-    InterfaceUrlError, APPLICATION_JSON, SPOKEN_VERSIONS,
+    InterfaceUrlError, SPOKEN_VERSIONS,
 };
 use crate::client_error::with_challenges;
 use crate::http_client::{read_body, HttpClient, ReadBody};
+use crate::media::APPLICATION_JSON;
 use crate::service::BoxFuture;
 use crate::version::{ProtocolVersion, A2A_VERSION};
-
-/// The well-known path of the agent card (spec 8.2, 14.3).
-pub const AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
 
 /// Whose order decides between usable interfaces (see the module
 /// documentation).
