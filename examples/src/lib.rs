@@ -21,12 +21,14 @@
 //! ```text
 //! cargo run -p a2a-examples --bin server -- --port 8080
 //! cargo run -p a2a-examples --bin client -- http://127.0.0.1:8080 [--binding jsonrpc|rest] [--bearer TOKEN]
+//! cargo run --release -p a2a-examples --bin stream-bench -- http://127.0.0.1:8080 [--streams N] [--chunks N]
 //! ```
 //!
 //! `client` discovers the agent from its URL (the agent card, spec 8.2),
 //! takes the interface the card prefers or the binding asked for (spec
 //! 8.3.2) and runs the conversation; `server` serves the reference agent
-//! on both bindings.
+//! on both bindings; `stream-bench` measures streamed events per second
+//! (see `scripts/bench-agent`).
 
 pub mod conversation;
 pub mod http_client;
