@@ -58,6 +58,18 @@ async fn main() -> ExitCode {
         "using   {} at {}",
         agent.interface.protocol_binding, agent.interface.url
     );
+    if !agent.card.security_requirements.is_empty() && args.bearer.is_none() {
+        let schemes: Vec<&str> = agent
+            .card
+            .security_schemes
+            .keys()
+            .map(String::as_str)
+            .collect();
+        println!(
+            "note    the card asks callers to authenticate ({}); pass --bearer TOKEN",
+            schemes.join(", ")
+        );
+    }
 
     // Every call carries the context: extra headers such as the bearer
     // token go here; `A2A-Version: 1.0` is added by the transport.
