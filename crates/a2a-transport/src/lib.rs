@@ -1,12 +1,54 @@
 //! The A2A v1.0 transport layer.
 //!
-//! This crate will own the `A2aService` trait (one method per operation
-//! of spec 3.1) and both HTTP bindings, JSON-RPC (spec 9) and HTTP+JSON
-//! (spec 11), as pure functions over [`http`] types: it never opens a
-//! socket, reads a clock or needs an executor.
+//! This crate owns the [`A2aService`] trait (one method per operation of
+//! spec 3.1) and the HTTP side of A2A as pure functions over [`http`]
+//! types: it never opens a socket, reads a clock or needs an executor.
 //!
-//! What exists now is the first layer those bindings are assembled from:
-//! small, I/O-free pieces, each with documented limits and precise errors.
+//! # The server side
+//!
+//! [`A2aServer`] turns an `http::Request<Bytes>` into an
+//! `http::Response<`[`Body`]`>` for one [`A2aService`]: the public agent
+//! card at [`AGENT_CARD_PATH`] with `ETag` and `Cache-Control` (spec 8.2,
+//! 8.6), the JSON-RPC binding (spec 9) and the HTTP+JSON binding (spec 11).
+//! On the way it negotiates `A2A-Version` (3.6), reads `A2A-Extensions`
+//! (3.2.6), authenticates through an [`Authenticator`] (7.4) and applies
+//! the card's capability gates (3.3.4, 13.3). A [`Body`] is complete bytes
+//! or a stream of SSE frames; plugging it into a host's HTTP stack is a
+//! few lines (see [`Body`]).
+//!
+//! ```
+//! use a2a_transport::{A2aServer, A2aService, BearerAuth, Body, ServerConfig};
+//! use a2a_types::AgentCard;
+//! use bytes::Bytes;
+//!
+//! struct Agent; // a real one implements the operations it offers
+//! impl A2aService for Agent {}
+//!
+//! let card = AgentCard { name: "Agent".into(), ..Default::default() };
+//! let config = ServerConfig::new()
+//!     .with_rest_base_path("/v1")
+//!     .with_authenticator(BearerAuth::new("bearer").with_token("t0k3n", "alice"));
+//! let server = A2aServer::new(Agent, card, config)?;
+//!
+//! let request = http::Request::post("/")
+//!     .header("content-type", "application/json")
+//!     .header("a2a-version", "1.0")
+//!     .body(Bytes::from_static(br#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t-1"}}"#))?;
+//! let response = block_on(server.handle(request));
+//! assert_eq!(response.status(), 200); // JSON-RPC errors travel in the body
+//! let body = response.into_body().into_bytes().unwrap();
+//! assert!(std::str::from_utf8(&body)?.contains("-32004")); // UnsupportedOperationError
+//! # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+//! #     let mut f = std::pin::pin!(f);
+//! #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+//! #     loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # The pieces
+//!
+//! Each is usable on its own, by the server or by a custom transport:
 //!
 //! - [`Router`] and [`Route`]: the HTTP+JSON route table (spec 11.3 and
 //!   the proto's `google.api.http` rules, with the `/{tenant}` prefix),
@@ -17,13 +59,21 @@
 //!   service parameter (spec 3.6).
 //! - [`RequestedExtensions`] and [`encode_extensions`]: the
 //!   `A2A-Extensions` service parameter (spec 3.2.6, 11.2).
+//! - [`check_capabilities`] and [`required_extensions`]: capability gating
+//!   from the card (spec 3.3.4, 13.3).
+//! - [`Authenticator`] with [`BearerAuth`], [`ApiKeyAuth`], [`BasicAuth`]
+//!   and [`AnyOf`], and [`challenges`] for a 401 (spec 7.4).
+//! - [`AgentCardResource`]: the card's bytes, `ETag` and conditional
+//!   answers (spec 8.6).
 //! - [`check_webhook_url`], [`check_socket_addr`] and [`Allowlist`]:
 //!   webhook address safety against SSRF (spec 13.2).
 //!
 //! It does not hold state (tasks, push configs), do I/O, or define the
-//! data model, which is `a2a-types`'. Each module's documentation lists
+//! data model, which belongs to `a2a-types`. Each module's documentation lists
 //! the decisions a reader might question (tenant prefixes, `+` in
-//! queries, patch versions, which address ranges are refused).
+//! queries, patch versions, the HTTP status of JSON-RPC errors, path and
+//! body conflicts, the API key challenge, the `ETag`, which address ranges
+//! are refused).
 //!
 //! # Limits
 //!
@@ -32,7 +82,8 @@
 //!
 //! | input | default | where |
 //! | --- | --- | --- |
-//! | request path | 2048 bytes (414) | [`Router::with_max_path_len`] |
+//! | request body | 16 MiB (413, by `Content-Length` first) | [`ServerConfig::max_body_size`] |
+//! | request path | 2048 bytes (414) | [`ServerConfig::max_path_len`], [`Router::with_max_path_len`] |
 //! | query string | 4096 bytes, 64 parameters | [`QueryConfig`] |
 //! | `A2A-Version` | 32 bytes | [`MAX_VERSION_LEN`] |
 //! | `A2A-Extensions` | 32 URIs of 1024 bytes | [`ExtensionLimits`] |
@@ -51,13 +102,33 @@
 //! # Ok::<(), a2a_transport::RouteError>(())
 //! ```
 
+mod auth;
+mod body;
+mod card;
 mod extensions;
+mod frames;
+mod gate;
+mod jsonrpc_binding;
+mod media;
 mod pct;
 mod query;
+mod rest_binding;
 mod route;
+mod server;
 mod service;
 mod ssrf;
+mod unwind;
 mod version;
+
+pub use auth::{
+    challenges, security_required, AnyOf, ApiKeyAuth, AuthConfigError, AuthOutcome, AuthRequest,
+    Authenticator, BasicAuth, BearerAuth,
+};
+pub use body::{keep_alive_frame, Body, FrameStream};
+pub use card::{strong_etag, AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL};
+pub use gate::{check_capabilities, required_extensions};
+pub use media::{is_json_media_type, A2A_JSON, APPLICATION_JSON, EVENT_STREAM};
+pub use server::{A2aServer, ConfigError, ServerConfig, DEFAULT_MAX_BODY_SIZE};
 
 pub use extensions::{
     encode_extensions, ExtensionLimits, ExtensionsError, RequestedExtensions, A2A_EXTENSIONS,

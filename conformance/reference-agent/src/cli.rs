@@ -1,0 +1,331 @@
+//! The command line of the `a2a-reference-agent` binary, and the
+//! assembly of agent, server and push sender it describes.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_transport::{A2aServer, Allowlist, BearerAuth, ServerConfig};
+use a2a_types::AgentInterface;
+
+use crate::config::AgentConfig;
+use crate::http_push::HttpPushSender;
+use crate::serve::ServeOptions;
+use crate::ReferenceAgent;
+
+/// The usage text.
+pub const USAGE: &str = "\
+a2a-reference-agent: the a2a-core reference agent on HTTP (JSON-RPC and HTTP+JSON)
+
+USAGE: a2a-reference-agent [OPTIONS]
+
+  --port <n>             port to listen on (default 8080; 0 picks a free one)
+  --listen <ip[:port]>   address to listen on (default 127.0.0.1)
+  --host <name>          host name the agent card advertises (default: the listen address)
+  --public-url <url>     base URL the agent card advertises (overrides --host and the port)
+  --bearer <token>       require this bearer token (repeatable; the n-th token
+                         authenticates principal `caller-<n>`)
+  --push-allow <entry>   admit a webhook address, CIDR block or host name that the
+                         SSRF rules would refuse (repeatable), e.g. 127.0.0.0/8
+  --max-tasks <n>        tasks kept in memory (default 10000)
+  --task-ttl <secs>      seconds a task is kept after its creation (default 3600)
+  --keep-alive <secs>    SSE keep-alive comment interval (default 15)
+  --quiet                no request log
+  -h, --help             this text
+
+Send it messages such as `echo hi`, `stream 5`, `input`, `slow 3000`, `message hi`.";
+
+/// What the command line asked for.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Options {
+    /// The address to listen on.
+    pub listen: SocketAddr,
+    /// `--host`.
+    pub host: Option<String>,
+    /// `--public-url`.
+    pub public_url: Option<String>,
+    /// `--bearer`, in order.
+    pub bearer_tokens: Vec<String>,
+    /// `--push-allow`, in order.
+    pub push_allow: Vec<String>,
+    /// `--max-tasks`.
+    pub max_tasks: usize,
+    /// `--task-ttl`.
+    pub task_ttl: Duration,
+    /// `--keep-alive`.
+    pub keep_alive: Duration,
+    /// Not `--quiet`.
+    pub log: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            listen: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 8080),
+            host: None,
+            public_url: None,
+            bearer_tokens: Vec::new(),
+            push_allow: Vec::new(),
+            max_tasks: 10_000,
+            task_ttl: Duration::from_secs(3600),
+            keep_alive: Duration::from_secs(15),
+            log: true,
+        }
+    }
+}
+
+/// What parsing the command line gave.
+#[derive(Debug, PartialEq)]
+pub enum Parsed {
+    /// Run with these options.
+    Run(Options),
+    /// Print [`USAGE`] and exit.
+    Help,
+}
+
+impl Options {
+    /// Parses the arguments (without the program name).
+    pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Parsed, String> {
+        let mut o = Options::default();
+        let mut port = None;
+        let mut args = args.into_iter();
+        while let Some(flag) = args.next() {
+            let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+            match flag.as_str() {
+                "-h" | "--help" => return Ok(Parsed::Help),
+                "--port" => port = Some(number::<u16>("--port", &value("--port")?)?),
+                "--listen" => {
+                    let v = value("--listen")?;
+                    o.listen = match v.parse::<SocketAddr>() {
+                        Ok(addr) => addr,
+                        Err(_) => SocketAddr::new(
+                            v.trim_start_matches('[')
+                                .trim_end_matches(']')
+                                .parse()
+                                .map_err(|_| {
+                                    format!("--listen {v:?} is not an IP address or IP:port")
+                                })?,
+                            o.listen.port(),
+                        ),
+                    };
+                }
+                "--host" => o.host = Some(value("--host")?),
+                "--public-url" => {
+                    o.public_url = Some(value("--public-url")?.trim_end_matches('/').to_owned())
+                }
+                "--bearer" => {
+                    let token = value("--bearer")?;
+                    if token.is_empty() {
+                        return Err("--bearer needs a non-empty token".to_owned());
+                    }
+                    o.bearer_tokens.push(token);
+                }
+                "--push-allow" => {
+                    let entry = value("--push-allow")?;
+                    Allowlist::new()
+                        .allow(&entry)
+                        .map_err(|e| format!("--push-allow: {e}"))?;
+                    o.push_allow.push(entry);
+                }
+                "--max-tasks" => o.max_tasks = number("--max-tasks", &value("--max-tasks")?)?,
+                "--task-ttl" => {
+                    o.task_ttl = Duration::from_secs(number("--task-ttl", &value("--task-ttl")?)?)
+                }
+                "--keep-alive" => {
+                    o.keep_alive =
+                        Duration::from_secs(number("--keep-alive", &value("--keep-alive")?)?)
+                }
+                "--quiet" => o.log = false,
+                other => return Err(format!("unknown argument {other:?} (see --help)")),
+            }
+        }
+        if let Some(port) = port {
+            o.listen.set_port(port);
+        }
+        if o.max_tasks == 0 {
+            return Err("--max-tasks must be at least 1".to_owned());
+        }
+        Ok(Parsed::Run(o))
+    }
+
+    /// The base URL the card advertises when the server listens on `bound`.
+    pub fn base_url(&self, bound: SocketAddr) -> String {
+        if let Some(url) = &self.public_url {
+            return url.clone();
+        }
+        let host = match &self.host {
+            Some(h) => h.clone(),
+            None => match bound.ip() {
+                ip if ip.is_unspecified() => "localhost".to_owned(),
+                IpAddr::V6(v6) => format!("[{v6}]"),
+                ip => ip.to_string(),
+            },
+        };
+        format!("http://{host}:{}", bound.port())
+    }
+
+    /// The webhook allowlist.
+    pub fn allowlist(&self) -> Allowlist {
+        let mut allow = Allowlist::new();
+        for entry in &self.push_allow {
+            // Checked by `parse`.
+            let _ = allow.allow(entry);
+        }
+        allow
+    }
+
+    /// The agent, behind the server, for a listener bound to `bound`:
+    /// JSON-RPC at `/` and HTTP+JSON at the root of the base URL, the
+    /// card at `/.well-known/agent-card.json`, bearer authentication when
+    /// tokens were given, push delivery over HTTP.
+    pub fn server(&self, bound: SocketAddr) -> Result<Arc<A2aServer<ReferenceAgent>>, String> {
+        let base = self.base_url(bound);
+        let mut config = AgentConfig::default()
+            .with_interfaces(vec![
+                AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
+                AgentInterface::new(base.clone(), "HTTP+JSON", "1.0"),
+            ])
+            .with_push_allowlist(self.allowlist());
+        config.limits.max_tasks = self.max_tasks;
+        config.limits.task_ttl = self.task_ttl;
+        let mut server_config = ServerConfig::new();
+        if !self.bearer_tokens.is_empty() {
+            config = config.with_bearer_scheme("bearer");
+            let mut auth = BearerAuth::new("bearer");
+            for (i, token) in self.bearer_tokens.iter().enumerate() {
+                auth = auth.with_token(token.clone(), format!("caller-{}", i + 1));
+            }
+            server_config = server_config.with_authenticator(auth);
+        }
+        let sender = Arc::new(HttpPushSender::new(self.allowlist()));
+        let agent = if self.log {
+            ReferenceAgent::with_push_observer(
+                config,
+                sender,
+                Arc::new(|config, outcome| {
+                    eprintln!(
+                        "push {} for task {}: {outcome:?}",
+                        config.url, config.task_id
+                    );
+                }),
+            )
+        } else {
+            ReferenceAgent::new(config, sender)
+        };
+        let card = agent.agent_card().clone();
+        A2aServer::new(agent, card, server_config)
+            .map(Arc::new)
+            .map_err(|e| format!("cannot configure the server: {e}"))
+    }
+
+    /// How the server runs.
+    pub fn serve_options(&self) -> ServeOptions {
+        ServeOptions {
+            keep_alive: self.keep_alive,
+            log: self.log,
+            ..ServeOptions::default()
+        }
+    }
+}
+
+fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
+    text.parse()
+        .map_err(|_| format!("{flag} {text:?} is not a valid number"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Parsed, String> {
+        Options::parse(args.iter().map(|s| (*s).to_owned()))
+    }
+
+    fn run(args: &[&str]) -> Options {
+        match parse(args) {
+            Ok(Parsed::Run(o)) => o,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn flags() {
+        assert_eq!(run(&[]), Options::default());
+        let o = run(&[
+            "--port",
+            "9000",
+            "--listen",
+            "0.0.0.0",
+            "--bearer",
+            "t1",
+            "--bearer",
+            "t2",
+            "--push-allow",
+            "127.0.0.0/8",
+            "--push-allow",
+            "hooks.internal",
+            "--quiet",
+            "--max-tasks",
+            "5",
+            "--task-ttl",
+            "60",
+            "--keep-alive",
+            "2",
+        ]);
+        assert_eq!(o.listen, "0.0.0.0:9000".parse().unwrap());
+        assert_eq!(o.bearer_tokens, ["t1", "t2"]);
+        assert_eq!(o.push_allow, ["127.0.0.0/8", "hooks.internal"]);
+        assert!(!o.log);
+        assert_eq!(
+            (o.max_tasks, o.task_ttl, o.keep_alive),
+            (5, Duration::from_secs(60), Duration::from_secs(2))
+        );
+        assert!(o.allowlist().allows_ip("127.0.0.1".parse().unwrap()));
+        assert_eq!(
+            run(&["--listen", "[::1]:7000"]).listen,
+            "[::1]:7000".parse().unwrap()
+        );
+        assert_eq!(
+            run(&["--listen", "::1", "--port", "1"]).listen,
+            "[::1]:1".parse().unwrap()
+        );
+        assert_eq!(parse(&["--help"]), Ok(Parsed::Help));
+    }
+
+    #[test]
+    fn errors_name_the_flag() {
+        for (args, needle) in [
+            (&["--port"][..], "--port needs a value"),
+            (&["--port", "99999"][..], "--port"),
+            (&["--listen", "nowhere"][..], "--listen"),
+            (&["--push-allow", "10.0.0.1/8"][..], "--push-allow"),
+            (&["--bearer", ""][..], "--bearer"),
+            (&["--max-tasks", "0"][..], "--max-tasks"),
+            (&["--frobnicate"][..], "unknown argument"),
+        ] {
+            let err = parse(args).unwrap_err();
+            assert!(err.contains(needle), "{args:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn advertised_url() {
+        let bound: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+        assert_eq!(Options::default().base_url(bound), "http://localhost:8080");
+        assert_eq!(
+            Options::default().base_url("127.0.0.1:1".parse().unwrap()),
+            "http://127.0.0.1:1"
+        );
+        let o = run(&["--host", "agent.example.com"]);
+        assert_eq!(o.base_url(bound), "http://agent.example.com:8080");
+        let o = run(&["--public-url", "https://agents.example.com/a2a/"]);
+        assert_eq!(o.base_url(bound), "https://agents.example.com/a2a");
+        let card = o.server(bound).unwrap().card().clone();
+        assert_eq!(
+            card.supported_interfaces[0].url,
+            "https://agents.example.com/a2a/"
+        );
+        assert_eq!(card.supported_interfaces[1].protocol_binding, "HTTP+JSON");
+    }
+}

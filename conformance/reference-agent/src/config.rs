@@ -1,0 +1,197 @@
+//! What the agent is told at start: its identity, its capabilities and
+//! every bound on the memory it may use.
+
+use std::time::Duration;
+
+use a2a_transport::Allowlist;
+use a2a_types::AgentInterface;
+
+/// The configuration of a [`ReferenceAgent`](crate::ReferenceAgent).
+///
+/// Fields are public so a host can adjust them after
+/// [`AgentConfig::default`]; the type is `#[non_exhaustive]` so new
+/// settings can be added without breaking it.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct AgentConfig {
+    /// The card's `name`.
+    pub name: String,
+    /// The card's `description`.
+    pub description: String,
+    /// The card's `version` (of the agent, not of the protocol).
+    pub version: String,
+    /// The interfaces the card advertises, preferred first (spec 8.3.1).
+    /// The in-process agent has none; the binary fills them from its
+    /// listen address or `--public-url`.
+    pub interfaces: Vec<AgentInterface>,
+    /// `capabilities.streaming`: when false, `SendStreamingMessage` and
+    /// `SubscribeToTask` answer `UnsupportedOperationError` (spec 3.3.4).
+    pub streaming: bool,
+    /// `capabilities.pushNotifications`: when false, the four push config
+    /// operations and inline push configs answer
+    /// `PushNotificationNotSupportedError` (spec 3.3.4).
+    pub push_notifications: bool,
+    /// The name of the HTTP bearer security scheme the card declares, when
+    /// the host authenticates callers. Setting it also declares
+    /// `capabilities.extendedAgentCard` (spec 3.1.11, 13.3).
+    pub bearer_scheme: Option<String>,
+    /// Webhook targets admitted although they are not public addresses
+    /// (spec 13.2), e.g. a receiver on loopback in tests.
+    pub push_allowlist: Allowlist,
+    /// Memory bounds and timings of tasks.
+    pub limits: Limits,
+    /// How push notifications are delivered and retried.
+    pub push: PushPolicy,
+}
+
+impl Default for AgentConfig {
+    fn default() -> AgentConfig {
+        AgentConfig {
+            name: "A2A reference agent".to_owned(),
+            description: "The a2a-core reference agent: every server-side requirement of A2A \
+                          v1.0, driven by the text of the message (see the crate docs)."
+                .to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            interfaces: Vec::new(),
+            streaming: true,
+            push_notifications: true,
+            bearer_scheme: None,
+            push_allowlist: Allowlist::new(),
+            limits: Limits::default(),
+            push: PushPolicy::default(),
+        }
+    }
+}
+
+impl AgentConfig {
+    /// The same configuration advertising `interfaces`.
+    pub fn with_interfaces(mut self, interfaces: Vec<AgentInterface>) -> AgentConfig {
+        self.interfaces = interfaces;
+        self
+    }
+
+    /// The same configuration declaring a bearer scheme named `name`
+    /// (and so the extended agent card).
+    pub fn with_bearer_scheme(mut self, name: impl Into<String>) -> AgentConfig {
+        self.bearer_scheme = Some(name.into());
+        self
+    }
+
+    /// The same configuration with this webhook allowlist.
+    pub fn with_push_allowlist(mut self, allowlist: Allowlist) -> AgentConfig {
+        self.push_allowlist = allowlist;
+        self
+    }
+}
+
+/// Every bound on what the agent keeps, so that a long run cannot exhaust
+/// memory. Exceeding a bound evicts or drops the oldest item, as each
+/// field says; nothing grows without limit.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Tasks kept at most; creating one more evicts the oldest created
+    /// task. Default 10 000.
+    pub max_tasks: usize,
+    /// A task created longer ago than this is evicted when the next task
+    /// is created. Default one hour.
+    pub task_ttl: Duration,
+    /// Messages kept in one task's history; older ones are dropped.
+    /// Default 100.
+    pub max_history: usize,
+    /// Events one task keeps for its subscribers that have not read them
+    /// yet. A subscriber that falls further behind receives a fresh `Task`
+    /// snapshot and continues from there. Default 256.
+    pub max_events_per_task: usize,
+    /// Push configs per task. Default 16.
+    pub max_push_configs_per_task: usize,
+    /// Notifications waiting for one webhook; when full, the oldest
+    /// pending one is dropped. Default 256.
+    pub max_push_queue: usize,
+    /// The largest `n` of `stream <n>`. Default 10 000.
+    pub max_stream_chunks: u32,
+    /// The longest `slow <ms>` or `stream <n> <ms>` pause. Default ten minutes.
+    pub max_delay: Duration,
+    /// The step in which long work checks for cancellation. Default 20 ms.
+    pub work_step: Duration,
+    /// `ListTasks` page size when unset (spec: 50).
+    pub default_page_size: i32,
+    /// The largest `ListTasks` page size (spec: 100).
+    pub max_page_size: i32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_tasks: 10_000,
+            task_ttl: Duration::from_secs(3600),
+            max_history: 100,
+            max_events_per_task: 256,
+            max_push_configs_per_task: 16,
+            max_push_queue: 256,
+            max_stream_chunks: 10_000,
+            max_delay: Duration::from_secs(600),
+            work_step: Duration::from_millis(20),
+            default_page_size: 50,
+            max_page_size: 100,
+        }
+    }
+}
+
+/// Push delivery: one timeout per attempt and an exponential backoff
+/// between attempts (spec 4.3.3, 13.2).
+///
+/// An attempt is retried when it could not connect, timed out, or was
+/// answered 408, 429 or 5xx; any other answer ends the delivery of that
+/// notification. With the defaults the waits are 250 ms, 500 ms, 1 s
+/// and 2 s: five attempts over about four seconds, then the notification
+/// is given up and the next one is delivered.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct PushPolicy {
+    /// The timeout of one attempt. Default 10 s (the spec recommends 10-30 s).
+    pub timeout: Duration,
+    /// Attempts per notification, the first included. Default 5.
+    pub max_attempts: u32,
+    /// The wait before the second attempt; each later wait doubles.
+    /// Default 250 ms.
+    pub initial_backoff: Duration,
+    /// The longest wait between attempts. Default 8 s.
+    pub max_backoff: Duration,
+}
+
+impl Default for PushPolicy {
+    fn default() -> PushPolicy {
+        PushPolicy {
+            timeout: Duration::from_secs(10),
+            max_attempts: 5,
+            initial_backoff: Duration::from_millis(250),
+            max_backoff: Duration::from_secs(8),
+        }
+    }
+}
+
+impl PushPolicy {
+    /// The wait after failed attempt number `attempt` (1 for the first).
+    pub fn backoff(&self, attempt: u32) -> Duration {
+        let factor = 1u32
+            .checked_shl(attempt.saturating_sub(1))
+            .unwrap_or(u32::MAX);
+        self.initial_backoff
+            .saturating_mul(factor)
+            .min(self.max_backoff)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_and_is_capped() {
+        let p = PushPolicy::default();
+        let waits: Vec<_> = (1..=7).map(|a| p.backoff(a).as_millis()).collect();
+        assert_eq!(waits, [250, 500, 1000, 2000, 4000, 8000, 8000]);
+        assert_eq!(p.backoff(200), p.max_backoff);
+    }
+}

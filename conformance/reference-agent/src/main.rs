@@ -1,0 +1,53 @@
+//! `a2a-reference-agent`: the reference agent on HTTP. See `--help` and
+//! the crate README.
+
+use a2a_reference_agent::cli::{Options, Parsed, USAGE};
+use a2a_reference_agent::serve::serve;
+
+#[tokio::main]
+async fn main() {
+    let options = match Options::parse(std::env::args().skip(1)) {
+        Ok(Parsed::Run(options)) => options,
+        Ok(Parsed::Help) => {
+            println!("{USAGE}");
+            return;
+        }
+        Err(e) => {
+            eprintln!("a2a-reference-agent: {e}\n\n{USAGE}");
+            std::process::exit(2);
+        }
+    };
+    let listener = match tokio::net::TcpListener::bind(options.listen).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!(
+                "a2a-reference-agent: cannot listen on {}: {e}",
+                options.listen
+            );
+            std::process::exit(1);
+        }
+    };
+    let bound = listener.local_addr().unwrap_or(options.listen);
+    let server = match options.server(bound) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("a2a-reference-agent: {e}");
+            std::process::exit(1);
+        }
+    };
+    eprintln!(
+        "a2a-reference-agent listening on {bound}; card at {}/.well-known/agent-card.json",
+        options.base_url(bound)
+    );
+    for (i, _) in options.bearer_tokens.iter().enumerate() {
+        eprintln!("  bearer token #{} authenticates caller-{}", i + 1, i + 1);
+    }
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+        eprintln!("shutting down");
+    };
+    if let Err(e) = serve(listener, server, options.serve_options(), shutdown).await {
+        eprintln!("a2a-reference-agent: {e}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,184 @@
+//! Push delivery over real loopback HTTP with [`HttpPushSender`]: order,
+//! retries after 503, credentials, and SSRF refusals at connect time.
+
+mod support;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use a2a_reference_agent::{
+    AgentConfig, DeliveryOutcome, HttpPushSender, PushError, PushSender, ReferenceAgent, Resolver,
+};
+use a2a_transport::{A2aService, Allowlist};
+use a2a_types::{
+    AuthenticationInfo, SendMessageConfiguration, SendMessageRequest, StreamResponse,
+    TaskPushNotificationConfig,
+};
+use support::webhook::Webhook;
+use support::*;
+
+type Outcomes = Arc<Mutex<Vec<DeliveryOutcome>>>;
+
+fn agent_over_http(allow: Allowlist, sender: HttpPushSender) -> (ReferenceAgent, Outcomes) {
+    let mut config = AgentConfig::default().with_push_allowlist(allow);
+    config.push.initial_backoff = Duration::from_millis(10);
+    config.push.timeout = Duration::from_secs(2);
+    let outcomes: Outcomes = Arc::default();
+    let log = outcomes.clone();
+    let agent = ReferenceAgent::with_push_observer(
+        config,
+        Arc::new(sender),
+        Arc::new(move |_, o| log.lock().unwrap().push(o.clone())),
+    );
+    (agent, outcomes)
+}
+
+fn loopback() -> Allowlist {
+    let mut allow = Allowlist::new();
+    allow.allow("127.0.0.0/8").unwrap();
+    allow
+}
+
+fn inline(text: &str, config: TaskPushNotificationConfig) -> SendMessageRequest {
+    let mut r = SendMessageRequest::new(msg("push", text));
+    r.configuration = Some(SendMessageConfiguration {
+        task_push_notification_config: Some(config),
+        ..Default::default()
+    });
+    r
+}
+
+#[tokio::test]
+async fn delivered_in_order_with_credentials_after_503s() {
+    let hook = Webhook::start().await;
+    hook.script(&[503, 503]);
+    let (agent, outcomes) = agent_over_http(loopback(), HttpPushSender::new(loopback()));
+    let mut config = TaskPushNotificationConfig::new(hook.url("/hook?x=1"));
+    config.token = "tok-9".into();
+    config.authentication = Some(AuthenticationInfo::new("Bearer", "push-secret"));
+    let task = send_task(&agent, &cx(), inline("stream 3", config)).await;
+    eventually(|| outcomes.lock().unwrap().len() == 6).await;
+
+    let received = hook.received();
+    let events: Vec<String> = received
+        .iter()
+        .map(|(_, body)| describe(&serde_json::from_slice::<StreamResponse>(body).unwrap()))
+        .collect();
+    assert_eq!(
+        events,
+        [
+            "task:SUBMITTED",
+            "task:SUBMITTED",
+            "task:SUBMITTED",
+            "status:WORKING",
+            "artifact:chunk 1 ",
+            "artifact:chunk 2 +",
+            "artifact:chunk 3 +!",
+            "status:COMPLETED"
+        ]
+    );
+    for (headers, body) in &received {
+        assert_eq!(headers["content-type"], "application/a2a+json");
+        assert_eq!(headers["authorization"], "Bearer push-secret");
+        assert_eq!(headers["x-a2a-notification-token"], "tok-9");
+        assert_eq!(headers["host"], hook.addr.to_string());
+        let e: StreamResponse = serde_json::from_slice(body).unwrap();
+        assert_eq!(e.task_id(), Some(task.id.as_str()));
+    }
+    assert_eq!(
+        outcomes.lock().unwrap()[0],
+        DeliveryOutcome::Delivered { attempts: 3 }
+    );
+}
+
+fn rebinding(to: IpAddr) -> Resolver {
+    Arc::new(move |_host, port| Box::pin(async move { Ok(vec![SocketAddr::new(to, port)]) }))
+}
+
+#[tokio::test]
+async fn a_name_that_resolves_to_loopback_is_refused_at_connect_time() {
+    let hook = Webhook::start().await;
+    let url = format!("http://hooks.example.com:{}/hook", hook.addr.port());
+    for to in [
+        IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(Ipv4Addr::LOCALHOST.to_ipv6_mapped()),
+    ] {
+        // The URL names a public-looking host: creating the config passes.
+        let sender = HttpPushSender::new(Allowlist::new()).with_resolver(rebinding(to));
+        let (agent, outcomes) = agent_over_http(Allowlist::new(), sender.clone());
+        send_task(
+            &agent,
+            &cx(),
+            inline("echo x", TaskPushNotificationConfig::new(&url)),
+        )
+        .await;
+        eventually(|| outcomes.lock().unwrap().len() == 4).await;
+        for o in outcomes.lock().unwrap().iter() {
+            assert!(
+                matches!(o, DeliveryOutcome::Failed { attempts: 1, last } if last.contains("refused")),
+                "{o:?}"
+            );
+        }
+        // And directly:
+        let req = http::Request::post(url.as_str())
+            .body(bytes::Bytes::new())
+            .unwrap();
+        let err = sender.send(req).await.unwrap_err();
+        assert!(
+            matches!(err, PushError::Refused(ref why) if why.contains("127.0.0.1") || why.contains("::ffff:127.0.0.1")),
+            "{err:?}"
+        );
+    }
+    assert!(
+        hook.received().is_empty(),
+        "nothing reached the loopback receiver"
+    );
+}
+
+#[tokio::test]
+async fn connection_errors_are_retried_and_https_is_refused() {
+    // A port with nothing listening.
+    let port = {
+        let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let sender = HttpPushSender::new(loopback());
+    let req = http::Request::post(format!("http://127.0.0.1:{port}/"))
+        .body(bytes::Bytes::new())
+        .unwrap();
+    assert!(matches!(
+        sender.send(req).await,
+        Err(PushError::Connection(_))
+    ));
+    let req = http::Request::post("https://hooks.example.com/")
+        .body(bytes::Bytes::new())
+        .unwrap();
+    assert!(matches!(sender.send(req).await, Err(PushError::Refused(_))));
+
+    let mut config = AgentConfig::default().with_push_allowlist(loopback());
+    config.push.initial_backoff = Duration::from_millis(5);
+    config.push.max_attempts = 3;
+    let outcomes: Outcomes = Arc::default();
+    let log = outcomes.clone();
+    let agent = ReferenceAgent::with_push_observer(
+        config,
+        Arc::new(sender),
+        Arc::new(move |_, o| log.lock().unwrap().push(o.clone())),
+    );
+    agent
+        .send_message(
+            &cx(),
+            inline(
+                "reject",
+                TaskPushNotificationConfig::new(format!("http://127.0.0.1:{port}/")),
+            ),
+        )
+        .await
+        .unwrap();
+    eventually(|| outcomes.lock().unwrap().len() == 2).await;
+    assert!(matches!(
+        &outcomes.lock().unwrap()[0],
+        DeliveryOutcome::Failed { attempts: 3, .. }
+    ));
+}

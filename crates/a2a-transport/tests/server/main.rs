@@ -1,0 +1,17 @@
+//! The server side of `a2a-transport` driven through `A2aServer::handle`,
+//! over both HTTP bindings, with no runtime and no socket.
+
+// The helpers are `pub` for the modules of this test crate only.
+#![allow(unreachable_pub)]
+
+mod support;
+
+mod auth;
+mod card;
+mod errors;
+mod gating;
+mod hardening;
+mod host;
+mod operations;
+mod oracle;
+mod streaming;

@@ -1,0 +1,176 @@
+//! Streaming over both bindings (spec 9.4.2, 11.7), decoded back with
+//! `a2a_sse::Decoder`.
+
+use a2a_types::{from_slice, StreamResponse, TaskState};
+use http::Method;
+use serde_json::{json, Value};
+
+use crate::support::*;
+
+fn stream_rpc(text: &str) -> Answer {
+    let server = memory_server();
+    rpc(
+        &server,
+        "SendStreamingMessage",
+        json!({"message": user_message("m", text)}),
+        &[],
+    )
+}
+
+fn stream_rest(text: &str) -> Answer {
+    let server = memory_server();
+    rest(
+        &server,
+        Method::POST,
+        "/message:stream",
+        Some(json!({"message": user_message("m", text)})),
+        &[],
+    )
+}
+
+#[test]
+fn jsonrpc_frames_are_responses_carrying_the_request_id() {
+    let a = stream_rpc("hello");
+    assert_eq!(a.status, 200);
+    assert!(a.streamed);
+    assert_eq!(a.header("cache-control"), Some("no-cache"));
+    let events = a.events();
+    assert_eq!(events.len(), 4);
+    let mut states = Vec::new();
+    for e in &events {
+        assert_eq!(e.event_type, "message");
+        let v: Value = serde_json::from_slice(&e.data).unwrap();
+        assert_eq!(v["jsonrpc"], "2.0");
+        assert_eq!(v["id"], 7);
+        let event: StreamResponse = serde_json::from_value(v["result"].clone()).unwrap();
+        states.push(event);
+    }
+    assert!(
+        matches!(&states[0], StreamResponse::Task(t) if t.status.state == TaskState::Submitted)
+    );
+    assert!(
+        matches!(&states[3], StreamResponse::StatusUpdate(s) if s.status.state == TaskState::Completed)
+    );
+}
+
+#[test]
+fn rest_frames_are_bare_stream_responses() {
+    let a = stream_rest("hello");
+    assert_eq!(a.status, 200);
+    assert_eq!(a.header("cache-control"), Some("no-cache"));
+    let events = a.events();
+    assert_eq!(events.len(), 4);
+    let decoded: Vec<StreamResponse> = events
+        .iter()
+        .map(|e| from_slice(&e.data).unwrap())
+        .collect();
+    assert!(matches!(&decoded[2], StreamResponse::ArtifactUpdate(u) if u.last_chunk));
+}
+
+#[test]
+fn both_bindings_stream_the_same_events() {
+    let a: Vec<Value> = stream_rpc("same")
+        .events()
+        .iter()
+        .map(|e| serde_json::from_slice::<Value>(&e.data).unwrap()["result"].clone())
+        .collect();
+    let b: Vec<Value> = stream_rest("same")
+        .events()
+        .iter()
+        .map(|e| serde_json::from_slice(&e.data).unwrap())
+        .collect();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn an_error_mid_stream_is_a_last_error_frame() {
+    let a = stream_rpc("fail-mid-stream");
+    assert_eq!(a.status, 200);
+    let events = a.events();
+    assert_eq!(events.len(), 2);
+    assert_eq!(events[1].event_type, "error");
+    let v: Value = serde_json::from_slice(&events[1].data).unwrap();
+    assert_eq!(v["id"], 7);
+    assert_eq!(v["error"]["code"], -32603);
+    assert_eq!(v["error"]["message"], "the model went away");
+
+    let b = stream_rest("fail-mid-stream");
+    let events = b.events();
+    assert_eq!(events.len(), 2);
+    assert_eq!(events[1].event_type, "error");
+    let v: Value = serde_json::from_slice(&events[1].data).unwrap();
+    assert_eq!(v["error"]["code"], 500);
+    assert_eq!(v["error"]["status"], "INTERNAL");
+    assert_eq!(v["error"]["details"][0]["reason"], "INTERNAL_ERROR");
+}
+
+#[test]
+fn a_panic_mid_stream_is_a_last_error_frame() {
+    for a in [
+        stream_rpc("panic-mid-stream"),
+        stream_rest("panic-mid-stream"),
+    ] {
+        let events = a.events();
+        assert_eq!(events.len(), 2);
+        assert_eq!(events[1].event_type, "error");
+        let text = String::from_utf8_lossy(&events[1].data).into_owned();
+        assert!(text.contains("panicked"), "{text}");
+    }
+}
+
+#[test]
+fn an_error_before_the_first_event_is_an_ordinary_error_response() {
+    let a = stream_rpc("fail");
+    assert!(!a.streamed);
+    assert_eq!(a.status, 200);
+    assert_eq!(rpc_error(&a), (-32006, "INVALID_AGENT_RESPONSE".into()));
+    let b = stream_rest("fail");
+    assert!(!b.streamed);
+    assert_eq!(b.status, 500);
+    assert_eq!(rest_error(&b).1, "INVALID_AGENT_RESPONSE");
+
+    // SubscribeToTask for an unknown task: the handler reports it as the
+    // stream's first item, the binding answers 404 / -32001.
+    let server = memory_server();
+    let a = rpc(&server, "SubscribeToTask", json!({"id": "ghost"}), &[]);
+    assert_eq!(rpc_error(&a).0, -32001);
+    let b = rest(&server, Method::GET, "/tasks/ghost:subscribe", None, &[]);
+    assert_eq!(b.status, 404);
+}
+
+#[test]
+fn a_stream_that_ends_at_once_is_an_empty_event_stream() {
+    for a in [stream_rpc("empty"), stream_rest("empty")] {
+        assert_eq!(a.status, 200);
+        assert_eq!(a.header("content-type"), Some("text/event-stream"));
+        assert!(a.body.is_empty());
+    }
+}
+
+#[test]
+fn subscribing_to_a_terminal_task_is_unsupported() {
+    let server = memory_server();
+    let sent = rpc(
+        &server,
+        "SendMessage",
+        json!({"message": user_message("m", "done")}),
+        &[],
+    );
+    assert_eq!(
+        result(&sent)["task"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
+    let a = rpc(&server, "SubscribeToTask", json!({"id": "task-1"}), &[]);
+    assert_eq!(rpc_error(&a), (-32004, "UNSUPPORTED_OPERATION".into()));
+    let b = rest(&server, Method::GET, "/tasks/task-1:subscribe", None, &[]);
+    assert_eq!(b.status, 400);
+    assert_eq!(rest_error(&b).1, "UNSUPPORTED_OPERATION");
+}
+
+#[test]
+fn keep_alive_frames_are_ignored_by_decoders() {
+    let mut wire = a2a_transport::keep_alive_frame().to_vec();
+    wire.extend_from_slice(&stream_rest("x").body);
+    wire.extend_from_slice(&a2a_transport::keep_alive_frame());
+    assert_eq!(sse_events(&wire).len(), 4);
+}
