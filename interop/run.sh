@@ -189,8 +189,10 @@ if [ "$MODE" = rust ] || [ "$MODE" = all ]; then
   if [ -n "${A2A_REFERENCE_AGENT:-}" ]; then
     [ -x "$A2A_REFERENCE_AGENT" ] || { echo "A2A_REFERENCE_AGENT=$A2A_REFERENCE_AGENT is not executable"; exit 1; }
     RS_PORT="$(free_port)"
+    # --keep-alive 1: the subscribe and push checks then run through SSE
+    # keep-alive comments, which the SDK clients must skip.
     start_agent a2a-core "$RS_PORT" "$A2A_REFERENCE_AGENT" --port "$RS_PORT" --bearer "$BEARER" \
-      --push-allow 127.0.0.0/8 --quiet || exit 1
+      --push-allow 127.0.0.0/8 --keep-alive 1 --quiet || exit 1
     for binding in jsonrpc rest; do
       run_checks python-sdk a2a-core "$binding" "http://127.0.0.1:$RS_PORT" "${PY_CHECKS[@]}"
       run_checks node-sdk a2a-core "$binding" "http://127.0.0.1:$RS_PORT" "${JS_CHECKS[@]}"

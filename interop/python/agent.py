@@ -32,8 +32,12 @@ import asyncio
 import logging
 import sys
 
+from datetime import datetime, timezone
+
 import httpx
 import uvicorn
+
+from google.protobuf.timestamp_pb2 import Timestamp
 
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
@@ -104,6 +108,12 @@ TCK_PREFIXES = sorted(
 )
 
 
+def now() -> Timestamp:
+    stamp = Timestamp()
+    stamp.FromDatetime(datetime.now(timezone.utc))
+    return stamp
+
+
 def first_text(message: Message | None) -> str:
     if message is None:
         return ''
@@ -161,7 +171,7 @@ class BehaviourExecutor(AgentExecutor):
             Task(
                 id=context.task_id,
                 context_id=context.context_id,
-                status=TaskStatus(state=TaskState.TASK_STATE_SUBMITTED),
+                status=TaskStatus(state=TaskState.TASK_STATE_SUBMITTED, timestamp=now()),
                 history=[message] if message is not None else [],
             )
         )
