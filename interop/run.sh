@@ -20,6 +20,10 @@
 #                        (--url URL --binding jsonrpc|rest [--bearer T]) that
 #                        drives an agent with the a2a-core client transport
 #   A2A_CONFORMANCE      the a2a-conformance binary (run as --url URL)
+#   A2A_EXAMPLE_CLIENT   the a2a-examples `client` binary (branch examples):
+#                        until A2A_CLIENT_CHECKS exists, a smoke test of our
+#                        client against the SDK agents (discovery, send,
+#                        stream, get, cancel, list; judged by its exit code)
 #
 # Everything it needs it installs itself: a virtualenv with the pinned
 # requirements in interop/python/.venv, `npm ci` in interop/node. It starts
@@ -166,7 +170,8 @@ PY_CHECKS=("$PY" "$HERE/python/client_checks.py")
 JS_CHECKS=(node "$HERE/node/client_checks.mjs")
 NEED_SDK_AGENTS=0
 [ "$MODE" != rust ] && NEED_SDK_AGENTS=1
-[ "$MODE" != self ] && { [ -n "${A2A_CLIENT_CHECKS:-}" ] || [ -n "${A2A_CONFORMANCE:-}" ]; } && NEED_SDK_AGENTS=1
+[ "$MODE" != self ] && { [ -n "${A2A_CLIENT_CHECKS:-}" ] || [ -n "${A2A_CONFORMANCE:-}" ] ||
+  [ -n "${A2A_EXAMPLE_CLIENT:-}" ]; } && NEED_SDK_AGENTS=1
 
 if [ "$NEED_SDK_AGENTS" = 1 ]; then
   PY_PORT="$(free_port)"
@@ -209,6 +214,24 @@ if [ "$MODE" = rust ] || [ "$MODE" = all ]; then
   else
     SKIPPED_DIRECTIONS+=("a2a-core client -> SDK agents: A2A_CLIENT_CHECKS not set (no Rust client check program exists yet)")
   fi
+  if [ -n "${A2A_EXAMPLE_CLIENT:-}" ]; then
+    for binding in jsonrpc rest; do
+      for peer in python-sdk:$PY_PORT node-sdk:$JS_PORT; do
+        name="${peer%%:*}"; port="${peer##*:}"
+        log="$OUT/example-client-vs-$name-$binding.log"
+        say "a2a-core example client -> $name agent over $binding"
+        timeout 120 "$A2A_EXAMPLE_CLIENT" "http://127.0.0.1:$port" --binding "$binding" --bearer "$BEARER" >"$log" 2>&1
+        rc=$?
+        cat "$log"
+        if [ "$rc" = 0 ]; then
+          verdict=ok; result="conversation"; TOTAL_PASS=$((TOTAL_PASS + 1))
+        else
+          verdict=FAIL; result="exit $rc"; UNEXPECTED=$((UNEXPECTED + 1)); TOTAL_FAIL=$((TOTAL_FAIL + 1))
+        fi
+        ROWS+=("a2a-core-example|$name|$binding|$result|-|$verdict")
+      done
+    done
+  fi
   if [ -n "${A2A_CONFORMANCE:-}" ]; then
     for peer in python-sdk:$PY_PORT node-sdk:$JS_PORT; do
       name="${peer%%:*}"; port="${peer##*:}"
@@ -229,6 +252,7 @@ version_of() {
     python-sdk) echo "a2a-sdk $PY_SDK (A2A 1.0)" ;;
     node-sdk) echo "@a2a-js/sdk $JS_SDK (A2A 1.0)" ;;
     a2a-core) echo "a2a-core $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null) (A2A 1.0)" ;;
+    a2a-core-example) echo "a2a-examples client (A2A 1.0)" ;;
     *) echo "$1" ;;
   esac
 }
