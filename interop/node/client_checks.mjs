@@ -256,6 +256,40 @@ class Checks {
     this.state.multiTurnTask = done;
   }
 
+  async auth_required() {
+    const task = await this.sendTask('auth');
+    assert(task.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED, stateName(task.status?.state));
+    assert(textOf(task.status.message?.parts), 'AUTH_REQUIRED without a status message (spec 7.6.1)');
+    const done = await this.sendTask('here are my credentials', { taskId: task.id });
+    assert(done.id === task.id && done.status?.state === TaskState.TASK_STATE_COMPLETED, `follow-up answered ${stateName(done.status?.state)}`);
+    const texts = done.artifacts.map((a) => textOf(a.parts));
+    assert(texts.includes('got: here are my credentials'), `artifacts ${JSON.stringify(texts)}`);
+  }
+
+  async part_shapes() {
+    // The tck-* messageIds of issue 6 answer one artifact each with a data,
+    // a raw and a url part: the three non-text Part shapes.
+    const onlyPart = (task) => {
+      assert(task.status?.state === TaskState.TASK_STATE_COMPLETED, stateName(task.status?.state));
+      const parts = task.artifacts.flatMap((a) => a.parts);
+      assert(parts.length === 1, `${parts.length} parts`);
+      return parts[0];
+    };
+    const data = onlyPart(await this.sendTask('x', { messageId: `tck-artifact-data-${randomUUID()}` }));
+    assert(data.content?.$case === 'data', `data part is ${data.content?.$case}`);
+    assert(eq(data.content.value, { key: 'value', count: 42 }) || eq(data.content.value, { count: 42, key: 'value' }), `data ${JSON.stringify(data.content.value)}`);
+    const raw = onlyPart(await this.sendTask('x', { messageId: `tck-artifact-file-${randomUUID()}` }));
+    assert(raw.content?.$case === 'raw', `file part is ${raw.content?.$case}`);
+    const bytes = Buffer.from(raw.content.value).toString('utf8');
+    assert(bytes === 'tck' && raw.filename === 'output.txt' && raw.mediaType === 'text/plain', `raw part ${bytes} ${raw.filename} ${raw.mediaType}`);
+    const url = onlyPart(await this.sendTask('x', { messageId: `tck-artifact-file-url-${randomUUID()}` }));
+    assert(url.content?.$case === 'url', `url part is ${url.content?.$case}`);
+    assert(
+      url.content.value === 'https://example.com/output.txt' && url.filename === 'output.txt' && url.mediaType === 'text/plain',
+      `url part ${url.content.value} ${url.filename} ${url.mediaType}`,
+    );
+  }
+
   async get_history_length() {
     const task = this.state.multiTurnTask;
     if (!task) throw new Skip('needs multi_turn');
@@ -481,6 +515,7 @@ const ORDER = [
   'direct_message',
   'stream_chunks',
   'multi_turn',
+  'auth_required',
   'get_history_length',
   'list_paging',
   'cancel',
@@ -497,6 +532,7 @@ const ORDER = [
   'error_unknown_task',
   'error_cancel_completed',
   'error_subscribe_terminal',
+  'part_shapes',
 ];
 
 function withTimeout(promise, ms) {

@@ -29,6 +29,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 
+from google.protobuf import json_format
+
 from a2a.client import ClientConfig, ClientFactory
 from a2a.client.errors import A2AClientError
 from a2a.types.a2a_pb2 import (
@@ -282,6 +284,43 @@ class Checks:
         assert 'got: more please' in texts, f'artifacts {texts}'
         self.state['multi_turn_task'] = done
 
+    async def check_auth_required(self):
+        task = await self.send_task('auth')
+        assert task.status.state == TaskState.TASK_STATE_AUTH_REQUIRED, state_name(task.status.state)
+        assert text_of(task.status.message.parts), 'AUTH_REQUIRED without a status message (spec 7.6.1)'
+        done = await self.send_task('here are my credentials', task_id=task.id)
+        assert done.id == task.id and done.status.state == TaskState.TASK_STATE_COMPLETED, (
+            f'follow-up answered {state_name(done.status.state)}'
+        )
+        texts = [text_of(a.parts) for a in done.artifacts]
+        assert 'got: here are my credentials' in texts, f'artifacts {texts}'
+
+    async def check_part_shapes(self):
+        # The tck-* messageIds of issue 6 answer one artifact each with a
+        # data, a raw and a url part: the three non-text Part shapes.
+        def only_part(task):
+            assert task.status.state == TaskState.TASK_STATE_COMPLETED, state_name(task.status.state)
+            parts = [p for a in task.artifacts for p in a.parts]
+            assert len(parts) == 1, f'{len(parts)} parts'
+            return parts[0]
+
+        data = only_part(await self.send_task('x', message_id=f'tck-artifact-data-{uuid.uuid4()}'))
+        assert data.WhichOneof('content') == 'data', f'data part is {data.WhichOneof("content")}'
+        value = json_format.MessageToDict(data.data)
+        assert value == {'key': 'value', 'count': 42}, f'data {value}'
+        raw = only_part(await self.send_task('x', message_id=f'tck-artifact-file-{uuid.uuid4()}'))
+        assert raw.WhichOneof('content') == 'raw', f'file part is {raw.WhichOneof("content")}'
+        assert (raw.raw, raw.filename, raw.media_type) == (b'tck', 'output.txt', 'text/plain'), (
+            f'raw part {raw.raw!r} {raw.filename!r} {raw.media_type!r}'
+        )
+        url = only_part(await self.send_task('x', message_id=f'tck-artifact-file-url-{uuid.uuid4()}'))
+        assert url.WhichOneof('content') == 'url', f'url part is {url.WhichOneof("content")}'
+        assert (url.url, url.filename, url.media_type) == (
+            'https://example.com/output.txt',
+            'output.txt',
+            'text/plain',
+        ), f'url part {url.url!r} {url.filename!r} {url.media_type!r}'
+
     # 7
     async def check_get_history_length(self):
         task = self.state.get('multi_turn_task')
@@ -513,6 +552,7 @@ ORDER = [
     'direct_message',
     'stream_chunks',
     'multi_turn',
+    'auth_required',
     'get_history_length',
     'list_paging',
     'cancel',
@@ -529,6 +569,7 @@ ORDER = [
     'error_unknown_task',
     'error_cancel_completed',
     'error_subscribe_terminal',
+    'part_shapes',
 ]
 
 
