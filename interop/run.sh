@@ -18,7 +18,10 @@
 #                        it with cargo and uses target/release's)
 #   A2A_CLIENT_CHECKS    a program with the check programs' interface
 #                        (--url URL --binding jsonrpc|rest [--bearer T]) that
-#                        drives an agent with the a2a-core client transport
+#                        drives an agent with the a2a-core client transport:
+#                        interop/rust-client-checks, which --build-rust builds
+#                        once the tree has the client side of a2a-transport
+#                        and a2a-examples (branches client and examples)
 #   A2A_CONFORMANCE      the a2a-conformance binary (run as --url URL)
 #   A2A_EXAMPLE_CLIENT   the a2a-examples `client` binary (branch examples):
 #                        until A2A_CLIENT_CHECKS exists, a smoke test of our
@@ -51,7 +54,7 @@ while [ $# -gt 0 ]; do
     --mode=*) MODE="${1#--mode=}"; shift ;;
     --build-rust) BUILD_RUST=1; shift ;;
     --skip-install) SKIP_INSTALL=1; shift ;;
-    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -81,10 +84,20 @@ if [ "$SKIP_INSTALL" = 0 ]; then
   (cd "$HERE/node" && timeout 300 npm ci --no-audit --no-fund --loglevel=error) || exit 1
 fi
 
+NOTES=()
 if [ "$BUILD_RUST" = 1 ] && [ -z "${A2A_REFERENCE_AGENT:-}" ]; then
   say "building a2a-reference-agent (cargo build --release)"
   (cd "$ROOT" && cargo build --release -q -p a2a-reference-agent) || exit 1
   A2A_REFERENCE_AGENT="$ROOT/target/release/a2a-reference-agent"
+fi
+if [ "$BUILD_RUST" = 1 ] && [ -z "${A2A_CLIENT_CHECKS:-}" ]; then
+  if [ -f "$ROOT/examples/Cargo.toml" ]; then
+    say "building interop/rust-client-checks (our client's checks)"
+    (cd "$HERE/rust-client-checks" && CARGO_TARGET_DIR="$ROOT/target" cargo build -q) || exit 1
+    A2A_CLIENT_CHECKS="$ROOT/target/debug/a2a-interop-client-checks"
+  else
+    NOTES+=("interop/rust-client-checks not built: it needs a2a-examples and the client side of a2a-transport (branches examples, client) in this tree")
+  fi
 fi
 
 # --- agents -----------------------------------------------------------------
@@ -212,7 +225,7 @@ if [ "$MODE" = rust ] || [ "$MODE" = all ]; then
       run_checks a2a-core node-sdk "$binding" "http://127.0.0.1:$JS_PORT" "${RS_CHECKS[@]}"
     done
   else
-    SKIPPED_DIRECTIONS+=("a2a-core client -> SDK agents: A2A_CLIENT_CHECKS not set (no Rust client check program exists yet)")
+    SKIPPED_DIRECTIONS+=("a2a-core client -> SDK agents: A2A_CLIENT_CHECKS not set (see interop/rust-client-checks; --build-rust builds it when the tree has branch examples)")
   fi
   if [ -n "${A2A_EXAMPLE_CLIENT:-}" ]; then
     for binding in jsonrpc rest; do
@@ -251,7 +264,7 @@ version_of() {
   case "$1" in
     python-sdk) echo "a2a-sdk $PY_SDK (A2A 1.0)" ;;
     node-sdk) echo "@a2a-js/sdk $JS_SDK (A2A 1.0)" ;;
-    a2a-core) echo "a2a-core $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null) (A2A 1.0)" ;;
+    a2a-core) echo "a2a-core $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo tree) (A2A 1.0)" ;;
     a2a-core-example) echo "a2a-examples client (A2A 1.0)" ;;
     *) echo "$1" ;;
   esac
@@ -268,6 +281,7 @@ for row in "${ROWS[@]}"; do
     "$c" "$(version_of "$c")" "$s" "$(version_of "$s")" "$b" "$p" "$k" "$v"
 done
 for s in "${SKIPPED_DIRECTIONS[@]}"; do echo "skipped: $s"; done
+for s in "${NOTES[@]}"; do echo "note: $s"; done
 echo
 echo "interop: $TOTAL_PASS passed, $TOTAL_FAIL failed"
 [ "$UNEXPECTED" -eq 0 ]
