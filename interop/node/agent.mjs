@@ -348,7 +348,6 @@ function main() {
     // The SDK's card handler JSON.stringify()s what it is given, so hand it
     // the ProtoJSON form (oneofs such as the security scheme need it).
     agentCardProvider: async () => AgentCard.toJSON(card),
-    cache: { maxAge: 0 },
   }));
   // Every A2A call needs the bearer token when one is configured (as the
   // reference agent does); the SDK leaves authentication to the host.
