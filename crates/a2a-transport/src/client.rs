@@ -57,8 +57,8 @@ use a2a_types::{
     DeleteTaskPushNotificationConfigRequest, ErrorBody, ErrorKind, FieldViolation,
     GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
     JsonRpcError, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
-    ListTasksRequest, ListTasksResponse, Operation, SendMessageRequest, SendMessageResponse,
-    SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
+    ListTasksRequest, ListTasksResponse, Operation, RpcStatus, SendMessageRequest,
+    SendMessageResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
 };
 use bytes::Bytes;
 use http::header::{HeaderValue, ACCEPT, CONTENT_TYPE};
@@ -578,10 +578,24 @@ impl<C: HttpClient> HttpTransport<C> {
             _ => None,
         };
         let error = match self.binding {
-            Binding::JsonRpc => json
-                .and_then(|b| jsonrpc_error(&b))
-                .map(|e| e.with_http_status(status))
-                .unwrap_or_else(|| A2aError::from_status(status, None)),
+            Binding::JsonRpc => match json.and_then(|b| jsonrpc_error(&b)) {
+                // 401 and 403 are the authentication and authorization
+                // errors of both HTTP bindings (spec 3.3.2), whatever code a
+                // middleware in front of the agent put in its body.
+                Some(e) if matches!(status, 401 | 403) && !is_auth_kind(e.kind()) => {
+                    A2aError::from_status(
+                        status,
+                        Some(RpcStatus {
+                            code: status,
+                            status: String::new(),
+                            message: e.message().to_owned(),
+                            details: e.details().to_vec(),
+                        }),
+                    )
+                }
+                Some(e) => e.with_http_status(status),
+                None => A2aError::from_status(status, None),
+            },
             Binding::HttpJson => A2aError::from_status(
                 status,
                 json.and_then(|b| serde_json::from_slice::<ErrorBody>(&b).ok())
@@ -708,6 +722,13 @@ fn decode_rest<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, A2aError> {
         bytes
     };
     a2a_types::from_slice(input).map_err(|e| invalid_response(&e.to_string()))
+}
+
+fn is_auth_kind(kind: ErrorKind) -> bool {
+    matches!(
+        kind,
+        ErrorKind::Unauthenticated | ErrorKind::PermissionDenied
+    )
 }
 
 /// The JSON-RPC error object of a body, if it has one.

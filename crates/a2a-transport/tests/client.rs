@@ -489,6 +489,17 @@ fn proxy_answers_without_a2a_bodies_are_authentication_and_authorization_errors(
         );
         assert_eq!(err.kind(), ErrorKind::PermissionDenied);
         assert_eq!(www_authenticate(&err), None);
+        // Middleware in front of an SDK agent answering with a JSON-RPC-like
+        // error of its own code (interop finding RS-11): the status decides,
+        // the message is kept.
+        let err = get_err(
+            binding,
+            401,
+            &[("content-type", "application/json")],
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":401,"message":"bearer token required"}}"#,
+        );
+        assert_eq!(err.kind(), ErrorKind::Unauthenticated, "{binding}");
+        assert_eq!(err.message(), "bearer token required", "{binding}");
         // A gateway error page.
         let err = get_err(
             binding,

@@ -472,6 +472,23 @@ impl ErrorDetail {
         Some(typed.unwrap_or(ErrorDetail::Other(map)))
     }
 
+    /// The `reason` of an `ErrorInfo` in the A2A domain. Read also from an
+    /// `ErrorInfo` kept verbatim because its `metadata` is not the
+    /// `map<string, string>` the message defines (a peer's mistake), since
+    /// the reason is what a client keys on (spec 11.6).
+    pub fn a2a_reason(&self) -> Option<&str> {
+        match self {
+            ErrorDetail::ErrorInfo(info) if info.domain == ERROR_DOMAIN => Some(&info.reason),
+            ErrorDetail::Other(map)
+                if map.get("@type").and_then(Value::as_str) == Some(ERROR_INFO_TYPE)
+                    && map.get("domain").and_then(Value::as_str) == Some(ERROR_DOMAIN) =>
+            {
+                map.get("reason").and_then(Value::as_str)
+            }
+            _ => None,
+        }
+    }
+
     /// The detail as a JSON object with its `@type`.
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
@@ -848,12 +865,9 @@ impl A2aError {
             Some(s) => (s.message, s.details),
             None => (String::new(), Vec::new()),
         };
-        let by_reason = details.iter().find_map(|d| match d {
-            ErrorDetail::ErrorInfo(info) if info.domain == ERROR_DOMAIN => {
-                ErrorKind::from_reason(&info.reason)
-            }
-            _ => None,
-        });
+        let by_reason = details
+            .iter()
+            .find_map(|d| d.a2a_reason().and_then(ErrorKind::from_reason));
         let kind = by_reason.unwrap_or(match http_status {
             401 => ErrorKind::Unauthenticated,
             403 => ErrorKind::PermissionDenied,
@@ -1170,6 +1184,22 @@ mod tests {
             assert_eq!(back.details(), err.details());
             assert_eq!(back.http_status(), kind.http_status());
         }
+    }
+
+    #[test]
+    fn reason_is_read_from_an_error_info_with_malformed_metadata() {
+        // a2a-sdk 1.3.0 puts a list into ErrorInfo.metadata (interop
+        // finding RS-12); the detail is kept verbatim, the reason still counts.
+        let body = json!({"code": 400, "status": "INVALID_ARGUMENT", "message": "Validation failed",
+            "details": [{"@type": ERROR_INFO_TYPE, "reason": "INVALID_PARAMS", "domain": ERROR_DOMAIN,
+                "metadata": {"errors": [{"field": "message.parts", "message": "required"}]}}]});
+        let err = A2aError::from_status(400, Some(serde_json::from_value(body.clone()).unwrap()));
+        assert_eq!(err.kind(), ErrorKind::InvalidParams);
+        assert!(matches!(err.details()[0], ErrorDetail::Other(_)));
+        assert_eq!(
+            serde_json::to_value(&err.details()[0]).unwrap(),
+            body["details"][0]
+        );
     }
 
     #[test]
