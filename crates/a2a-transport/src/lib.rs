@@ -68,6 +68,26 @@
 //! - [`check_webhook_url`], [`check_socket_addr`] and [`Allowlist`]:
 //!   webhook address safety against SSRF (spec 13.2).
 //!
+//! # The client side
+//!
+//! The client side sends calls through an [`HttpClient`] the host
+//! implements (one method: a request in, a response with a streamed body
+//! out), so it too never opens a socket or reads a clock:
+//!
+//! - [`HttpTransport`]: an [`A2aService`] over JSON-RPC (spec 9) or
+//!   HTTP+JSON (spec 11) for one interface ([`Binding`]), with
+//!   `A2A-Version: 1.0` on every request, typed results, and agent errors,
+//!   proxy answers (`401` with its `WWW-Authenticate` challenges, `403`)
+//!   and client failures ([`ClientFailure`]) all as [`A2aError`](a2a_types::A2aError)s.
+//!   Streams are [`SseStream`]s.
+//! - [`ResilientTransport`]: the same, with streams that resubscribe after
+//!   a dropped connection (spec 3.1.6; [`RetryPolicy`], a host [`Timer`])
+//!   and streaming calls that degrade to unary ones for agents that do not
+//!   stream.
+//! - [`discover`], [`CardResolver`] and [`select_interface`]: the agent
+//!   card fetched, validated and cached (spec 8.2, 8.6), and the interface
+//!   chosen (spec 8.3.2) with its tenant.
+//!
 //! It does not hold state (tasks, push configs), do I/O, or define the
 //! data model, which belongs to `a2a-types`. Each module's documentation lists
 //! the decisions a reader might question (tenant prefixes, `+` in
@@ -88,6 +108,10 @@
 //! | `A2A-Version` | 32 bytes | [`MAX_VERSION_LEN`] |
 //! | `A2A-Extensions` | 32 URIs of 1024 bytes | [`ExtensionLimits`] |
 //! | webhook URL | 4096 bytes | [`MAX_WEBHOOK_URL_LEN`] |
+//! | response body (client) | 16 MiB | [`ClientConfig::max_response_body`] |
+//! | error body read (client) | 64 KiB | [`ClientConfig::max_error_body`] |
+//! | SSE line and event (client) | 16 MiB each | [`ClientConfig::sse`] |
+//! | agent card (client) | 1 MiB | [`CardResolver::with_max_card_size`] |
 //!
 //! ```
 //! use a2a_transport::Router;
@@ -105,13 +129,19 @@
 mod auth;
 mod body;
 mod card;
+mod client;
+mod client_error;
+mod client_stream;
+mod discovery;
 mod extensions;
 mod frames;
 mod gate;
+mod http_client;
 mod jsonrpc_binding;
 mod media;
 mod pct;
 mod query;
+mod resilient;
 mod rest_binding;
 mod route;
 mod server;
@@ -126,6 +156,15 @@ pub use auth::{
 };
 pub use body::{keep_alive_frame, Body, FrameStream};
 pub use card::{strong_etag, AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL};
+pub use client::{Binding, ClientConfig, HttpTransport, InterfaceUrlError};
+pub use client_error::{
+    www_authenticate, ClientFailure, CLIENT_ERROR_DOMAIN, WWW_AUTHENTICATE_KEY,
+};
+pub use client_stream::SseStream;
+pub use discovery::{
+    discover, select_interface, select_interfaces, CardResolver, Discovered, DiscoveryError,
+    NoCompatibleInterface, Preferences, SelectionOrder,
+};
 pub use gate::{check_capabilities, required_extensions};
 pub use media::{is_json_media_type, A2A_JSON, APPLICATION_JSON, EVENT_STREAM};
 pub use server::{A2aServer, ConfigError, ServerConfig, DEFAULT_MAX_BODY_SIZE};
@@ -134,8 +173,10 @@ pub use extensions::{
     encode_extensions, ExtensionLimits, ExtensionsError, RequestedExtensions, A2A_EXTENSIONS,
     A2A_EXTENSIONS_PARAM,
 };
+pub use http_client::{HttpClient, HttpError, ResponseBody};
 pub use pct::PercentDecodeError;
 pub use query::{QueryBuilder, QueryConfig, QueryError, QueryParams};
+pub use resilient::{ResilientStream, ResilientTransport, RetryPolicy, Timer};
 pub use route::{
     AllowedMethods, BasePathError, BuildPathError, PathParam, PathParams, Route, RouteError,
     RouteMatch, Router,

@@ -1,0 +1,879 @@
+//! The client-side transport: [`HttpTransport`] implements
+//! [`A2aService`] by sending each call over one of the two HTTP bindings,
+//! JSON-RPC (spec 9) or HTTP+JSON (spec 11), through the host's
+//! [`HttpClient`].
+//!
+//! # Requests
+//!
+//! - **JSON-RPC** (spec 9.3): `POST` to the interface URL, the envelope
+//!   written by [`a2a_jsonrpc::encode_request`] with a fresh numeric id per
+//!   call (a counter from 1), `Content-Type: application/json`.
+//! - **HTTP+JSON** (spec 11.3-11.5): method and path from the route table
+//!   ([`Router::build_path`], under the interface URL's path, with the
+//!   `/{tenant}` prefix); `GET` and `DELETE` carry their remaining fields in
+//!   the query (`historyLength`, `pageSize`, `pageToken`, `contextId`,
+//!   `status`, `statusTimestampAfter`, `includeArtifacts`), `POST` carries
+//!   the whole request message as `application/a2a+json` (fields bound in
+//!   the path are repeated in the body, which `google.api.http` transcoders
+//!   and the SDKs' servers accept, and which keeps servers that validate
+//!   the body alone working). `SubscribeToTask` is sent as the proto's
+//!   `GET` (DESIGN.md: follow the proto on output).
+//! - **Headers on every request**: `A2A-Version: 1.0` (spec 3.6.1),
+//!   `A2A-Extensions` from [`CallContext::extensions`] (spec 3.2.6),
+//!   `Accept`, `Content-Type` when there is a body, and the context's
+//!   extra [`headers`](CallContext::headers) (`Authorization`, say). The
+//!   headers the transport manages replace same-named extra headers.
+//! - **Tenant** (spec 8.3.2, multi-tenancy): a request's own non-empty
+//!   `tenant` is kept; otherwise it is [`CallContext::tenant`], otherwise
+//!   the transport's (the selected interface's) tenant.
+//! - **Version**: the transport speaks 1.0 only. A context asking for
+//!   another version fails locally with `VersionNotSupportedError` rather
+//!   than sending 1.0 payloads under another version's name.
+//!
+//! # Responses
+//!
+//! - Success bodies are read up to [`ClientConfig::max_response_body`]
+//!   and decoded into the typed result: JSON-RPC with
+//!   [`a2a_jsonrpc::decode_response`] (which checks the id), HTTP+JSON
+//!   straight into the result type. A body that does not decode, or a
+//!   non-JSON `Content-Type`, is `InvalidAgentResponseError`.
+//! - Error statuses are decoded from the binding's error body when it is
+//!   JSON (a JSON-RPC error object, or a `google.rpc.Status` body,
+//!   spec 9.5, 11.6), read up to [`ClientConfig::max_error_body`];
+//!   otherwise (an HTML page from a proxy, an empty body, a body too large)
+//!   the status alone decides ([`A2aError::from_status`]): `401` is
+//!   `Unauthenticated`, `403` `PermissionDenied`, whatever the body.
+//!   `WWW-Authenticate` challenges are kept on authentication errors
+//!   ([`www_authenticate`](crate::www_authenticate)).
+//! - Streams ([`SseStream`]) must be `text/event-stream`; see there.
+//! - Failures of the HTTP stack are marked [`ClientFailure`]s.
+
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use a2a_jsonrpc::{decode_response, methods, A2aRequest, Id, Method};
+use a2a_types::{
+    A2aError, AgentCard, AgentInterface, CancelTaskRequest,
+    DeleteTaskPushNotificationConfigRequest, ErrorBody, ErrorKind, FieldViolation,
+    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
+    JsonRpcError, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
+    ListTasksRequest, ListTasksResponse, Operation, SendMessageRequest, SendMessageResponse,
+    SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
+};
+use bytes::Bytes;
+use http::header::{HeaderValue, ACCEPT, CONTENT_TYPE};
+use http::{HeaderMap, Method as HttpMethod, Uri};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+
+use crate::client_error::{with_challenges, ClientFailure};
+use crate::client_stream::SseStream;
+use crate::extensions::{encode_extensions, A2A_EXTENSIONS};
+use crate::http_client::{read_body, HttpClient, ReadBody, ResponseBody};
+use crate::media::{A2A_JSON, APPLICATION_JSON, EVENT_STREAM};
+use crate::query::QueryBuilder;
+use crate::route::{BuildPathError, PathParams, Route, Router};
+use crate::service::{A2aService, BoxFuture, CallContext, EventStream};
+use crate::version::{ProtocolVersion, A2A_VERSION};
+
+/// An HTTP protocol binding the client speaks (spec 5.2, 8.3), named in
+/// an [`AgentInterface`]'s `protocolBinding` as [`Binding::as_str`] says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Binding {
+    /// JSON-RPC 2.0 over HTTP (spec 9), `protocolBinding: "JSONRPC"`.
+    JsonRpc,
+    /// HTTP+JSON/REST (spec 11), `protocolBinding: "HTTP+JSON"`.
+    HttpJson,
+}
+
+impl Binding {
+    /// Both bindings, JSON-RPC first.
+    pub const ALL: [Binding; 2] = [Binding::JsonRpc, Binding::HttpJson];
+
+    /// The `protocolBinding` string of the agent card (proto
+    /// `AgentInterface.protocol_binding`): `JSONRPC` or `HTTP+JSON`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Binding::JsonRpc => "JSONRPC",
+            Binding::HttpJson => "HTTP+JSON",
+        }
+    }
+
+    /// The binding a card's `protocolBinding` names, compared ignoring
+    /// ASCII case; `None` for `GRPC`, custom URIs (spec 5.8) and anything
+    /// else this client does not speak.
+    pub fn from_protocol_binding(name: &str) -> Option<Binding> {
+        Binding::ALL
+            .into_iter()
+            .find(|b| b.as_str().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+impl fmt::Display for Binding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Limits of the client side. Every response body is bounded before it is
+/// kept (STYLE.md, "Limits").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ClientConfig {
+    /// Largest success body of a unary call (and of an agent card), in
+    /// bytes. Default: 16 MiB, as [`a2a_types::DEFAULT_MAX_INPUT_BYTES`].
+    /// Larger bodies answer a [`ClientFailure::ResponseTooLarge`] error.
+    pub max_response_body: usize,
+    /// Largest error body read to find the binding's error object, in
+    /// bytes. Default: 64 KiB. A larger one is not read; the HTTP status
+    /// alone decides the error.
+    pub max_error_body: usize,
+    /// Limits of the SSE decoder for streams (per line and per event).
+    /// Default: [`a2a_sse::DecoderConfig::DEFAULT`] (16 MiB each).
+    pub sse: a2a_sse::DecoderConfig,
+}
+
+impl ClientConfig {
+    /// Default [`max_error_body`](Self::max_error_body): 64 KiB.
+    pub const DEFAULT_MAX_ERROR_BODY: usize = 64 * 1024;
+
+    /// The defaults.
+    pub const fn new() -> ClientConfig {
+        ClientConfig {
+            max_response_body: a2a_types::DEFAULT_MAX_INPUT_BYTES,
+            max_error_body: ClientConfig::DEFAULT_MAX_ERROR_BODY,
+            sse: a2a_sse::DecoderConfig::DEFAULT,
+        }
+    }
+
+    /// Sets [`max_response_body`](Self::max_response_body).
+    pub const fn with_max_response_body(mut self, bytes: usize) -> ClientConfig {
+        self.max_response_body = bytes;
+        self
+    }
+
+    /// Sets [`max_error_body`](Self::max_error_body).
+    pub const fn with_max_error_body(mut self, bytes: usize) -> ClientConfig {
+        self.max_error_body = bytes;
+        self
+    }
+
+    /// Sets [`sse`](Self::sse).
+    pub const fn with_sse(mut self, sse: a2a_sse::DecoderConfig) -> ClientConfig {
+        self.sse = sse;
+        self
+    }
+}
+
+impl Default for ClientConfig {
+    fn default() -> ClientConfig {
+        ClientConfig::new()
+    }
+}
+
+/// Why an interface URL cannot be used by [`HttpTransport`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("interface URL {url:?} cannot be used: {reason}")]
+pub struct InterfaceUrlError {
+    url: String,
+    reason: &'static str,
+}
+
+impl InterfaceUrlError {
+    pub(crate) fn new(url: &str, reason: &'static str) -> InterfaceUrlError {
+        // Echo at most 256 bytes of what was refused.
+        let mut end = url.len().min(256);
+        while !url.is_char_boundary(end) {
+            end -= 1;
+        }
+        InterfaceUrlError {
+            url: url.get(..end).unwrap_or_default().to_owned(),
+            reason,
+        }
+    }
+
+    /// The refused URL (at most its first 256 bytes).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Why it was refused.
+    pub fn reason(&self) -> &'static str {
+        self.reason
+    }
+}
+
+/// Checks that `url` is an absolute `http` or `https` URL.
+pub(crate) fn parse_http_url(url: &str) -> Result<Uri, InterfaceUrlError> {
+    let uri: Uri = url
+        .parse()
+        .map_err(|_| InterfaceUrlError::new(url, "not a valid URI"))?;
+    match uri.scheme_str() {
+        Some(s) if s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https") => {}
+        Some(_) => {
+            return Err(InterfaceUrlError::new(
+                url,
+                "the scheme is not http or https",
+            ))
+        }
+        None => return Err(InterfaceUrlError::new(url, "not an absolute URL")),
+    }
+    if uri.authority().is_none() {
+        return Err(InterfaceUrlError::new(url, "the URL has no host"));
+    }
+    Ok(uri)
+}
+
+/// A client-side [`A2aService`]: each call is sent over one HTTP binding to
+/// one interface URL through the host's [`HttpClient`] (see the module
+/// documentation for the exact requests and how responses are read).
+///
+/// ```
+/// use a2a_transport::{Binding, BoxFuture, HttpClient, HttpError, HttpTransport, ResponseBody};
+/// # struct Host;
+/// # impl HttpClient for Host {
+/// #     fn send(&self, _: http::Request<bytes::Bytes>)
+/// #         -> BoxFuture<'_, Result<http::Response<ResponseBody>, HttpError>>
+/// #     { Box::pin(async { Err(HttpError::Other("offline".into())) }) }
+/// # }
+/// let transport = HttpTransport::new(Host, Binding::HttpJson, "https://agent.example/a2a")?
+///     .with_tenant("acme");
+/// assert_eq!(transport.binding(), Binding::HttpJson);
+/// # Ok::<(), a2a_transport::InterfaceUrlError>(())
+/// ```
+pub struct HttpTransport<C> {
+    client: C,
+    binding: Binding,
+    url: Uri,
+    router: Router,
+    tenant: Option<String>,
+    config: ClientConfig,
+    next_id: AtomicU64,
+}
+
+impl<C> fmt::Debug for HttpTransport<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpTransport")
+            .field("binding", &self.binding)
+            .field("url", &self.url)
+            .field("tenant", &self.tenant)
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The protocol versions the client side speaks.
+pub(crate) const SPOKEN_VERSIONS: [ProtocolVersion; 1] = [ProtocolVersion::V1_0];
+
+impl<C> HttpTransport<C> {
+    /// The versions this transport speaks: 1.0 only (spec 3.6).
+    pub const SUPPORTED_VERSIONS: [ProtocolVersion; 1] = SPOKEN_VERSIONS;
+}
+
+impl<C: HttpClient> HttpTransport<C> {
+    /// A transport for `binding` at the interface `url`, which must be an
+    /// absolute `http` or `https` URL. For HTTP+JSON the URL's path is the
+    /// base path of every route, and it may not carry a query.
+    pub fn new(
+        client: C,
+        binding: Binding,
+        url: &str,
+    ) -> Result<HttpTransport<C>, InterfaceUrlError> {
+        let uri = parse_http_url(url)?;
+        let router = match binding {
+            Binding::JsonRpc => Router::new(),
+            Binding::HttpJson => {
+                if uri.query().is_some() {
+                    return Err(InterfaceUrlError::new(
+                        url,
+                        "an HTTP+JSON base URL cannot carry a query",
+                    ));
+                }
+                Router::with_base_path(uri.path())
+                    .map_err(|e| InterfaceUrlError::new(url, e.reason()))?
+            }
+        };
+        Ok(HttpTransport {
+            client,
+            binding,
+            url: uri,
+            router,
+            tenant: None,
+            config: ClientConfig::new(),
+            next_id: AtomicU64::new(1),
+        })
+    }
+
+    /// A transport for a card's interface: its binding, URL and tenant
+    /// (spec 8.3.2). `None` when the interface names a binding this client
+    /// does not speak; an error when its URL is unusable.
+    pub fn for_interface(
+        client: C,
+        interface: &AgentInterface,
+    ) -> Option<Result<HttpTransport<C>, InterfaceUrlError>> {
+        let binding = Binding::from_protocol_binding(&interface.protocol_binding)?;
+        Some(
+            HttpTransport::new(client, binding, &interface.url)
+                .map(|t| t.with_tenant(interface.tenant.clone())),
+        )
+    }
+
+    /// The same transport sending `tenant` on every request that names
+    /// none (spec 8.3.2); an empty tenant means none.
+    pub fn with_tenant(mut self, tenant: impl Into<String>) -> HttpTransport<C> {
+        let tenant = tenant.into();
+        self.tenant = (!tenant.is_empty()).then_some(tenant);
+        self
+    }
+
+    /// The same transport with `config`.
+    pub fn with_config(mut self, config: ClientConfig) -> HttpTransport<C> {
+        self.config = config;
+        self
+    }
+
+    /// The binding.
+    pub fn binding(&self) -> Binding {
+        self.binding
+    }
+
+    /// The interface URL.
+    pub fn url(&self) -> &Uri {
+        &self.url
+    }
+
+    /// The tenant sent by default.
+    pub fn tenant(&self) -> Option<&str> {
+        self.tenant.as_deref()
+    }
+
+    /// The limits.
+    pub fn config(&self) -> &ClientConfig {
+        &self.config
+    }
+
+    /// The host's HTTP client.
+    pub fn client(&self) -> &C {
+        &self.client
+    }
+
+    /// Opens a `SendStreamingMessage` stream (spec 3.1.2), giving the
+    /// concrete [`SseStream`] (with its `Last-Event-ID` and `retry` hint).
+    pub fn stream_message<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        request: SendMessageRequest,
+    ) -> BoxFuture<'a, Result<SseStream, A2aError>> {
+        Box::pin(self.open_stream(cx, A2aRequest::SendStreamingMessage(request)))
+    }
+
+    /// Opens a `SubscribeToTask` stream (spec 3.1.6), giving the concrete
+    /// [`SseStream`].
+    pub fn stream_task<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        request: SubscribeToTaskRequest,
+    ) -> BoxFuture<'a, Result<SseStream, A2aError>> {
+        Box::pin(self.open_stream(cx, A2aRequest::SubscribeToTask(request)))
+    }
+
+    /// Builds the HTTP request of `request` and, for JSON-RPC, its id.
+    fn build(
+        &self,
+        cx: &CallContext,
+        mut request: A2aRequest,
+        streaming: bool,
+    ) -> Result<(http::Request<Bytes>, Id), A2aError> {
+        if !SPOKEN_VERSIONS.contains(&cx.version) {
+            return Err(A2aError::version_not_supported(
+                &cx.version.to_string(),
+                &["1.0"],
+            ));
+        }
+        let tenant = tenant_mut(&mut request);
+        if tenant.is_empty() {
+            if let Some(t) = cx.tenant.as_deref().or(self.tenant.as_deref()) {
+                t.clone_into(tenant);
+            }
+        }
+        let (method, uri, body, id) = match self.binding {
+            Binding::JsonRpc => {
+                let n = self.next_id.fetch_add(1, Ordering::Relaxed);
+                let id = Id::Number(n.to_string().into_boxed_str());
+                let body = a2a_jsonrpc::encode_request(&id, &request);
+                (HttpMethod::POST, self.url.clone(), Some(body), id)
+            }
+            Binding::HttpJson => {
+                let (method, uri, body) = self.rest_request(&request)?;
+                (method, uri, body, Id::Null)
+            }
+        };
+
+        let mut headers = cx.headers.clone();
+        headers.insert(A2A_VERSION, version_value(cx.version));
+        let extensions =
+            encode_extensions(cx.extensions.iter().map(String::as_str)).map_err(|e| {
+                A2aError::new(ErrorKind::InvalidRequest, format!("A2A-Extensions: {e}"))
+            })?;
+        if let Some(v) = extensions {
+            headers.insert(A2A_EXTENSIONS, v);
+        }
+        let accept = match (streaming, self.binding) {
+            (true, _) => EVENT_STREAM,
+            (false, Binding::JsonRpc) => APPLICATION_JSON,
+            (false, Binding::HttpJson) => "application/a2a+json, application/json",
+        };
+        headers.insert(ACCEPT, HeaderValue::from_static(accept));
+        match &body {
+            Some(_) => {
+                let ct = match self.binding {
+                    Binding::JsonRpc => APPLICATION_JSON,
+                    Binding::HttpJson => A2A_JSON,
+                };
+                headers.insert(CONTENT_TYPE, HeaderValue::from_static(ct));
+            }
+            None => {
+                headers.remove(CONTENT_TYPE);
+            }
+        }
+
+        let mut http_request = http::Request::new(body.map(Bytes::from).unwrap_or_default());
+        *http_request.method_mut() = method;
+        *http_request.uri_mut() = uri;
+        *http_request.headers_mut() = headers;
+        Ok((http_request, id))
+    }
+
+    /// Method, URI and body of an HTTP+JSON request (spec 11.3-11.5).
+    fn rest_request(
+        &self,
+        request: &A2aRequest,
+    ) -> Result<(HttpMethod, Uri, Option<Vec<u8>>), A2aError> {
+        let op = request.operation();
+        let mut params = PathParams::new();
+        let mut query = QueryBuilder::new();
+        let mut body = None;
+        let tenant;
+        match request {
+            A2aRequest::SendMessage(r) | A2aRequest::SendStreamingMessage(r) => {
+                tenant = &r.tenant;
+                body = Some(to_json(r)?);
+            }
+            A2aRequest::GetTask(r) => {
+                tenant = &r.tenant;
+                params = params.with_task_id(r.id.as_str());
+                if let Some(n) = r.history_length {
+                    query.push_int("historyLength", n.into());
+                }
+            }
+            A2aRequest::ListTasks(r) => {
+                tenant = &r.tenant;
+                list_tasks_query(r, &mut query);
+            }
+            A2aRequest::CancelTask(r) => {
+                tenant = &r.tenant;
+                params = params.with_task_id(r.id.as_str());
+                body = Some(to_json(r)?);
+            }
+            A2aRequest::SubscribeToTask(r) => {
+                tenant = &r.tenant;
+                params = params.with_task_id(r.id.as_str());
+            }
+            A2aRequest::CreateTaskPushNotificationConfig(r) => {
+                tenant = &r.tenant;
+                params = params.with_task_id(r.task_id.as_str());
+                body = Some(to_json(r)?);
+            }
+            A2aRequest::GetTaskPushNotificationConfig(r) => {
+                tenant = &r.tenant;
+                params = params
+                    .with_task_id(r.task_id.as_str())
+                    .with_config_id(r.id.as_str());
+            }
+            A2aRequest::ListTaskPushNotificationConfigs(r) => {
+                tenant = &r.tenant;
+                params = params.with_task_id(r.task_id.as_str());
+                if r.page_size != 0 {
+                    query.push_int("pageSize", r.page_size.into());
+                }
+                if !r.page_token.is_empty() {
+                    query.push("pageToken", &r.page_token);
+                }
+            }
+            A2aRequest::DeleteTaskPushNotificationConfig(r) => {
+                tenant = &r.tenant;
+                params = params
+                    .with_task_id(r.task_id.as_str())
+                    .with_config_id(r.id.as_str());
+            }
+            A2aRequest::GetExtendedAgentCard(r) => {
+                tenant = &r.tenant;
+            }
+        }
+        if !tenant.is_empty() {
+            params = params.with_tenant(tenant.as_str());
+        }
+        let mut path = self
+            .router
+            .build_path(op, &params)
+            .map_err(|e| path_error(op, e))?;
+        query.append_to(&mut path);
+        let mut parts = http::uri::Parts::default();
+        parts.scheme = self.url.scheme().cloned();
+        parts.authority = self.url.authority().cloned();
+        parts.path_and_query = Some(
+            path.parse()
+                .map_err(|_| A2aError::internal("the request path is not a valid URI path"))?,
+        );
+        let uri = Uri::from_parts(parts)
+            .map_err(|_| A2aError::internal("the request URI could not be built"))?;
+        Ok((Route::canonical(op).method(), uri, body))
+    }
+
+    /// Sends a unary call and decodes its result.
+    async fn unary<M: Method>(
+        &self,
+        cx: &CallContext,
+        request: A2aRequest,
+    ) -> Result<M::Result, A2aError> {
+        let (http_request, id) = self.build(cx, request, false)?;
+        let response = self.client.send(http_request).await?;
+        let (parts, mut body) = response.into_parts();
+        if !parts.status.is_success() {
+            return Err(self.error_response(&parts, &mut body).await);
+        }
+        let bytes =
+            match read_body(&parts.headers, &mut body, self.config.max_response_body).await? {
+                ReadBody::Complete(b) => b,
+                ReadBody::TooLarge => return Err(too_large(self.config.max_response_body)),
+            };
+        if !bytes.is_empty() {
+            check_json(&parts.headers)?;
+        }
+        let result = match self.binding {
+            Binding::JsonRpc => decode_response::<M>(&bytes, &id),
+            Binding::HttpJson => decode_rest::<M::Result>(&bytes),
+        };
+        result.map_err(|e| with_challenges(e, &parts.headers))
+    }
+
+    /// Opens a stream: checks the response and hands its body to an
+    /// [`SseStream`].
+    async fn open_stream(
+        &self,
+        cx: &CallContext,
+        request: A2aRequest,
+    ) -> Result<SseStream, A2aError> {
+        let (http_request, id) = self.build(cx, request, true)?;
+        let response = self.client.send(http_request).await?;
+        let (parts, mut body) = response.into_parts();
+        if !parts.status.is_success() {
+            return Err(self.error_response(&parts, &mut body).await);
+        }
+        match media_type(&parts.headers) {
+            Some(m) if m.eq_ignore_ascii_case(EVENT_STREAM) => {
+                return Ok(SseStream::new(body, self.binding, id, self.config.sse));
+            }
+            Some(m) if is_json(m) => {}
+            other => {
+                return Err(invalid_response(&format!(
+                    "a stream must be {EVENT_STREAM}, the response is {}",
+                    other.unwrap_or("without a Content-Type")
+                )))
+            }
+        }
+        // A JSON answer to a streaming call: the binding's error object is
+        // the error; anything else is not a stream.
+        let bytes = match read_body(&parts.headers, &mut body, self.config.max_error_body).await? {
+            ReadBody::Complete(b) => b,
+            ReadBody::TooLarge => return Err(too_large(self.config.max_error_body)),
+        };
+        let error = match self.binding {
+            Binding::JsonRpc => jsonrpc_error(&bytes),
+            Binding::HttpJson => serde_json::from_slice::<ErrorBody>(&bytes)
+                .ok()
+                .map(|b| A2aError::from_status(b.error.code, Some(b.error))),
+        };
+        Err(match error {
+            Some(e) => with_challenges(e, &parts.headers),
+            None => invalid_response(&format!(
+                "a stream must be {EVENT_STREAM}, the response is JSON"
+            )),
+        })
+    }
+
+    /// The error of a non-2xx response (see the module documentation).
+    async fn error_response(
+        &self,
+        parts: &http::response::Parts,
+        body: &mut ResponseBody,
+    ) -> A2aError {
+        let status = parts.status.as_u16();
+        let json = match read_body(&parts.headers, body, self.config.max_error_body).await {
+            Ok(ReadBody::Complete(b)) if !b.is_empty() && json_or_untyped(&parts.headers) => {
+                Some(b)
+            }
+            _ => None,
+        };
+        let error = match self.binding {
+            Binding::JsonRpc => json
+                .and_then(|b| jsonrpc_error(&b))
+                .map(|e| e.with_http_status(status))
+                .unwrap_or_else(|| A2aError::from_status(status, None)),
+            Binding::HttpJson => A2aError::from_status(
+                status,
+                json.and_then(|b| serde_json::from_slice::<ErrorBody>(&b).ok())
+                    .map(|b| b.error),
+            ),
+        };
+        with_challenges(error, &parts.headers)
+    }
+}
+
+fn version_value(version: ProtocolVersion) -> HeaderValue {
+    HeaderValue::from_str(&version.to_string()).unwrap_or(HeaderValue::from_static("1.0"))
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, A2aError> {
+    serde_json::to_vec(value).map_err(|e| A2aError::internal(format!("request encoding: {e}")))
+}
+
+fn list_tasks_query(r: &ListTasksRequest, query: &mut QueryBuilder) {
+    if !r.context_id.is_empty() {
+        query.push("contextId", &r.context_id);
+    }
+    if r.status != TaskState::Unspecified {
+        query.push("status", r.status.as_str_name());
+    }
+    if let Some(n) = r.page_size {
+        query.push_int("pageSize", n.into());
+    }
+    if !r.page_token.is_empty() {
+        query.push("pageToken", &r.page_token);
+    }
+    if let Some(n) = r.history_length {
+        query.push_int("historyLength", n.into());
+    }
+    if let Some(t) = r.status_timestamp_after {
+        query.push("statusTimestampAfter", &t.to_string());
+    }
+    if let Some(b) = r.include_artifacts {
+        query.push_bool("includeArtifacts", b);
+    }
+}
+
+/// The `tenant` field of any request.
+fn tenant_mut(request: &mut A2aRequest) -> &mut String {
+    match request {
+        A2aRequest::SendMessage(r) | A2aRequest::SendStreamingMessage(r) => &mut r.tenant,
+        A2aRequest::GetTask(r) => &mut r.tenant,
+        A2aRequest::ListTasks(r) => &mut r.tenant,
+        A2aRequest::CancelTask(r) => &mut r.tenant,
+        A2aRequest::SubscribeToTask(r) => &mut r.tenant,
+        A2aRequest::CreateTaskPushNotificationConfig(r) => &mut r.tenant,
+        A2aRequest::GetTaskPushNotificationConfig(r) => &mut r.tenant,
+        A2aRequest::ListTaskPushNotificationConfigs(r) => &mut r.tenant,
+        A2aRequest::DeleteTaskPushNotificationConfig(r) => &mut r.tenant,
+        A2aRequest::GetExtendedAgentCard(r) => &mut r.tenant,
+    }
+}
+
+/// A path parameter the request lacks, as the `InvalidParamsError` a
+/// server would answer.
+fn path_error(op: Operation, e: BuildPathError) -> A2aError {
+    let param = match e {
+        BuildPathError::MissingParam { param, .. }
+        | BuildPathError::UnexpectedParam { param, .. }
+        | BuildPathError::EmptyParam { param } => param,
+    };
+    let field = Route::canonical(op)
+        .field_name(param)
+        .unwrap_or(param.name());
+    A2aError::invalid_params(vec![FieldViolation {
+        field: field.to_owned(),
+        description: "Required field is missing".to_owned(),
+    }])
+}
+
+pub(crate) fn invalid_response(why: &str) -> A2aError {
+    A2aError::new(
+        ErrorKind::InvalidAgentResponse,
+        format!("Invalid agent response: {why}"),
+    )
+}
+
+pub(crate) fn too_large(max: usize) -> A2aError {
+    ClientFailure::ResponseTooLarge.error(format!(
+        "the response body exceeds the limit of {max} bytes"
+    ))
+}
+
+/// The media type of `Content-Type`, without parameters.
+pub(crate) fn media_type(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(CONTENT_TYPE)?.to_str().ok()?;
+    Some(value.split(';').next().unwrap_or_default().trim())
+}
+
+/// `application/json`, `application/a2a+json` or any `+json` type: what a
+/// client accepts as JSON, a little wider than what a server accepts in a
+/// request ([`is_json_media_type`](crate::is_json_media_type)).
+pub(crate) fn is_json(media: &str) -> bool {
+    let media = media.to_ascii_lowercase();
+    media == APPLICATION_JSON || media.starts_with("application/") && media.ends_with("+json")
+}
+
+/// True when the body may be JSON: a JSON type, or no `Content-Type`.
+fn json_or_untyped(headers: &HeaderMap) -> bool {
+    media_type(headers).is_none_or(is_json)
+}
+
+/// A success body must be JSON when it says what it is.
+fn check_json(headers: &HeaderMap) -> Result<(), A2aError> {
+    match media_type(headers) {
+        Some(m) if !is_json(m) => Err(invalid_response(&format!(
+            "expected a JSON body, the response is {m}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// An HTTP+JSON success body as `T` (an empty body reads as `null`, which
+/// only `google.protobuf.Empty` accepts).
+fn decode_rest<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, A2aError> {
+    let input: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+        b"null"
+    } else {
+        bytes
+    };
+    a2a_types::from_slice(input).map_err(|e| invalid_response(&e.to_string()))
+}
+
+/// The JSON-RPC error object of a body, if it has one.
+pub(crate) fn jsonrpc_error(bytes: &[u8]) -> Option<A2aError> {
+    #[derive(Deserialize)]
+    struct Envelope {
+        error: Option<JsonRpcError>,
+    }
+    serde_json::from_slice::<Envelope>(bytes)
+        .ok()?
+        .error
+        .map(A2aError::from_jsonrpc_error)
+}
+
+impl<C: HttpClient> A2aService for HttpTransport<C> {
+    fn send_message<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        request: SendMessageRequest,
+    ) -> BoxFuture<'a, Result<SendMessageResponse, A2aError>> {
+        Box::pin(self.unary::<methods::SendMessage>(cx, A2aRequest::SendMessage(request)))
+    }
+
+    fn send_streaming_message<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        request: SendMessageRequest,
+    ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
+        Box::pin(async move {
+            let stream = self.stream_message(cx, request).await?;
+            Ok(Box::pin(stream) as EventStream)
+        })
+    }
+
+    fn get_task<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        request: GetTaskRequest,
+    ) -> BoxFuture<'a, Result<Task, A2aError>> {
+        Box::pin(self.unary::<methods::GetTask>(cx, A2aRequest::GetTask(request)))
+    }
+
+    fn list_tasks<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        request: ListTasksRequest,
+    ) -> BoxFuture<'a, Result<ListTasksResponse, A2aError>> {
+        Box::pin(self.unary::<methods::ListTasks>(cx, A2aRequest::ListTasks(request)))
+    }
+
+    fn cancel_task<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        request: CancelTaskRequest,
+    ) -> BoxFuture<'a, Result<Task, A2aError>> {
+        Box::pin(self.unary::<methods::CancelTask>(cx, A2aRequest::CancelTask(request)))
+    }
+
+    fn subscribe_to_task<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        request: SubscribeToTaskRequest,
+    ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
+        Box::pin(async move {
+            let stream = self.stream_task(cx, request).await?;
+            Ok(Box::pin(stream) as EventStream)
+        })
+    }
+
+    fn create_task_push_notification_config<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        request: TaskPushNotificationConfig,
+    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, A2aError>> {
+        Box::pin(self.unary::<methods::CreateTaskPushNotificationConfig>(
+            cx,
+            A2aRequest::CreateTaskPushNotificationConfig(request),
+        ))
+    }
+
+    fn get_task_push_notification_config<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        request: GetTaskPushNotificationConfigRequest,
+    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, A2aError>> {
+        Box::pin(self.unary::<methods::GetTaskPushNotificationConfig>(
+            cx,
+            A2aRequest::GetTaskPushNotificationConfig(request),
+        ))
+    }
+
+    fn list_task_push_notification_configs<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        request: ListTaskPushNotificationConfigsRequest,
+    ) -> BoxFuture<'a, Result<ListTaskPushNotificationConfigsResponse, A2aError>> {
+        Box::pin(self.unary::<methods::ListTaskPushNotificationConfigs>(
+            cx,
+            A2aRequest::ListTaskPushNotificationConfigs(request),
+        ))
+    }
+
+    fn delete_task_push_notification_config<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        request: DeleteTaskPushNotificationConfigRequest,
+    ) -> BoxFuture<'a, Result<(), A2aError>> {
+        Box::pin(async move {
+            self.unary::<methods::DeleteTaskPushNotificationConfig>(
+                cx,
+                A2aRequest::DeleteTaskPushNotificationConfig(request),
+            )
+            .await
+            .map(|_| ())
+        })
+    }
+
+    fn get_extended_agent_card<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        request: GetExtendedAgentCardRequest,
+    ) -> BoxFuture<'a, Result<AgentCard, A2aError>> {
+        Box::pin(
+            self.unary::<methods::GetExtendedAgentCard>(
+                cx,
+                A2aRequest::GetExtendedAgentCard(request),
+            ),
+        )
+    }
+}

@@ -1,0 +1,750 @@
+//! Agent discovery on the client side (spec 8.2, 8.3, 8.6, 5.2): fetch the
+//! agent card, check it, and choose the interface to talk to.
+//!
+//! - **Where** ([`CardResolver`], [`discover`]): `GET
+//!   {base}/.well-known/agent-card.json` (spec 8.2), where `{base}` is the
+//!   URL given, its path kept (`https://host/agents/a` reads
+//!   `https://host/agents/a/.well-known/agent-card.json`); a card found in
+//!   a registry or configured directly is used with
+//!   [`CardResolver::for_card_url`] or [`Discovered::from_card`]. The
+//!   request carries `Accept: application/json`, `A2A-Version: 1.0` and the
+//!   resolver's extra headers.
+//! - **Checks**: the body is bounded ([`CardResolver::with_max_card_size`]),
+//!   must be JSON when it says what it is, must decode as an `AgentCard`,
+//!   and must pass [`Validate`] (every REQUIRED field set): a bad card fails
+//!   at discovery, not at the first call.
+//! - **Choice** ([`select_interface`], spec 8.3.2): the interfaces whose
+//!   `protocolBinding` the caller speaks ([`Preferences::bindings`]) at a
+//!   protocol version it speaks ([`Preferences::versions`], `Major.Minor`,
+//!   patch ignored, spec 3.6) with a usable URL, **in the card's order**:
+//!   spec 8.3.2 says clients MUST prefer earlier entries, the first one
+//!   being the agent's preferred interface (8.3.1). A caller that must rank
+//!   by its own preference instead sets [`SelectionOrder::Caller`] (then:
+//!   binding preference, then version preference, then card order). The
+//!   full ranked list ([`select_interfaces`]) is there for fallback to an
+//!   alternative interface (spec 5.2). This client speaks A2A 1.0 only, so
+//!   [`discover`] considers no other version whatever the preferences say.
+//! - **Tenant**: the selected interface's `tenant` goes with the transport
+//!   and into every request (spec 8.3.2 rule 4).
+//! - **Nothing usable** is [`DiscoveryError::NoCompatibleInterface`], whose
+//!   message lists what the card offered and why each was passed over.
+//! - **Caching** (spec 8.6.2, RFC 9111 for a private cache): a
+//!   [`CardResolver`] keeps the last card with its `ETag` and
+//!   `Last-Modified`; it is fresh for `Cache-Control: max-age` minus `Age`
+//!   (no `Cache-Control`: [`CardResolver::with_default_max_age`], default
+//!   zero, so every resolution revalidates), `no-cache` makes it stale at
+//!   once, `no-store` keeps nothing. A stale card is revalidated with
+//!   `If-None-Match` / `If-Modified-Since`, and a `304` keeps it. The core
+//!   has no clock: [`CardResolver::resolve`] takes the current instant.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use a2a_types::{
+    A2aError, AgentCard, AgentInterface, DecodeError, ErrorBody, FieldViolation, Validate,
+};
+use bytes::Bytes;
+use http::header::{
+    HeaderValue, ACCEPT, AGE, CACHE_CONTROL, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED,
+};
+use http::{HeaderMap, Method, StatusCode, Uri};
+
+use crate::card::AGENT_CARD_PATH;
+use crate::client::{
+    invalid_response, is_json, media_type, parse_http_url, too_large, Binding, HttpTransport,
+    InterfaceUrlError, SPOKEN_VERSIONS,
+};
+use crate::client_error::with_challenges;
+use crate::http_client::{read_body, HttpClient, ReadBody};
+use crate::media::APPLICATION_JSON;
+use crate::service::BoxFuture;
+use crate::version::{ProtocolVersion, A2A_VERSION};
+
+/// Whose order decides between usable interfaces (see the module
+/// documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum SelectionOrder {
+    /// The card's order, as spec 8.3.2 requires. The default.
+    #[default]
+    Card,
+    /// The caller's: [`Preferences::bindings`] first, then
+    /// [`Preferences::versions`], then the card's order.
+    Caller,
+}
+
+/// What the caller speaks, for [`select_interface`] and [`discover`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Preferences {
+    /// Bindings the caller accepts, most preferred first. Default:
+    /// JSON-RPC, then HTTP+JSON.
+    pub bindings: Vec<Binding>,
+    /// Protocol versions the caller accepts, most preferred first.
+    /// Default: 1.0.
+    pub versions: Vec<ProtocolVersion>,
+    /// Whose order decides. Default: [`SelectionOrder::Card`].
+    pub order: SelectionOrder,
+}
+
+impl Preferences {
+    /// Both bindings (JSON-RPC first), version 1.0, the card's order.
+    pub fn new() -> Preferences {
+        Preferences {
+            bindings: Binding::ALL.to_vec(),
+            versions: SPOKEN_VERSIONS.to_vec(),
+            order: SelectionOrder::Card,
+        }
+    }
+
+    /// The same preferences accepting only `bindings`, in that order.
+    pub fn with_bindings(mut self, bindings: impl IntoIterator<Item = Binding>) -> Preferences {
+        self.bindings = bindings.into_iter().collect();
+        self
+    }
+
+    /// The same preferences accepting only `versions`, in that order.
+    pub fn with_versions(
+        mut self,
+        versions: impl IntoIterator<Item = ProtocolVersion>,
+    ) -> Preferences {
+        self.versions = versions.into_iter().collect();
+        self
+    }
+
+    /// The same preferences with `order`.
+    pub fn with_order(mut self, order: SelectionOrder) -> Preferences {
+        self.order = order;
+        self
+    }
+
+    /// Why `interface` is not usable, or its binding, version and rank.
+    fn judge(&self, interface: &AgentInterface) -> Result<(Binding, usize, usize), &'static str> {
+        let binding = Binding::from_protocol_binding(&interface.protocol_binding)
+            .ok_or("binding not spoken by this client")?;
+        let b_rank = self
+            .bindings
+            .iter()
+            .position(|b| *b == binding)
+            .ok_or("binding not among the preferred bindings")?;
+        let version = ProtocolVersion::parse(interface.protocol_version.trim())
+            .map_err(|_| "protocolVersion is not Major.Minor")?;
+        let v_rank = self
+            .versions
+            .iter()
+            .position(|v| *v == version)
+            .ok_or("protocol version not accepted")?;
+        parse_http_url(&interface.url).map_err(|e| e.reason())?;
+        Ok((binding, b_rank, v_rank))
+    }
+}
+
+impl Default for Preferences {
+    fn default() -> Preferences {
+        Preferences::new()
+    }
+}
+
+/// Every interface of `card` the caller can use, best first (see the
+/// module documentation for the order).
+pub fn select_interfaces<'c>(card: &'c AgentCard, prefs: &Preferences) -> Vec<&'c AgentInterface> {
+    let mut usable: Vec<(usize, usize, usize, &AgentInterface)> = card
+        .supported_interfaces
+        .iter()
+        .enumerate()
+        .filter_map(|(pos, i)| prefs.judge(i).ok().map(|(_, b, v)| (b, v, pos, i)))
+        .collect();
+    if prefs.order == SelectionOrder::Caller {
+        usable.sort_by_key(|&(b, v, pos, _)| (b, v, pos));
+    }
+    usable.into_iter().map(|(_, _, _, i)| i).collect()
+}
+
+/// The interface of `card` to use (spec 8.3.2), or the error listing what
+/// the card offered.
+///
+/// ```
+/// use a2a_transport::{select_interface, Binding, Preferences};
+/// use a2a_types::{AgentCard, AgentInterface};
+///
+/// let mut card = AgentCard::default();
+/// card.supported_interfaces = vec![
+///     AgentInterface::new("grpc.example:443", "GRPC", "1.0"),
+///     AgentInterface::new("https://a.example/rest", "HTTP+JSON", "1.0"),
+///     AgentInterface::new("https://a.example/rpc", "JSONRPC", "1.0"),
+/// ];
+/// // The card's order decides: HTTP+JSON comes before JSON-RPC there.
+/// let chosen = select_interface(&card, &Preferences::new())?;
+/// assert_eq!(chosen.url, "https://a.example/rest");
+///
+/// let err = select_interface(&card, &Preferences::new().with_bindings([])).unwrap_err();
+/// assert!(err.to_string().contains("GRPC 1.0 at grpc.example:443"));
+/// # Ok::<(), a2a_transport::DiscoveryError>(())
+/// ```
+pub fn select_interface<'c>(
+    card: &'c AgentCard,
+    prefs: &Preferences,
+) -> Result<&'c AgentInterface, DiscoveryError> {
+    select_interfaces(card, prefs)
+        .into_iter()
+        .next()
+        .ok_or_else(|| {
+            DiscoveryError::NoCompatibleInterface(NoCompatibleInterface::new(card, prefs))
+        })
+}
+
+/// The details of [`DiscoveryError::NoCompatibleInterface`]: what the card
+/// offered, why each was passed over, and what the caller speaks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoCompatibleInterface {
+    offered: Vec<(AgentInterface, &'static str)>,
+    bindings: Vec<Binding>,
+    versions: Vec<ProtocolVersion>,
+}
+
+impl NoCompatibleInterface {
+    fn new(card: &AgentCard, prefs: &Preferences) -> NoCompatibleInterface {
+        NoCompatibleInterface {
+            offered: card
+                .supported_interfaces
+                .iter()
+                .map(|i| (i.clone(), prefs.judge(i).err().unwrap_or("usable")))
+                .collect(),
+            bindings: prefs.bindings.clone(),
+            versions: prefs.versions.clone(),
+        }
+    }
+
+    /// The card's interfaces, each with why it was passed over.
+    pub fn offered(&self) -> impl Iterator<Item = (&AgentInterface, &'static str)> + '_ {
+        self.offered.iter().map(|(i, why)| (i, *why))
+    }
+}
+
+impl fmt::Display for NoCompatibleInterface {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the agent card offers no interface this client can use (it speaks ")?;
+        let bindings: Vec<&str> = self.bindings.iter().map(|b| b.as_str()).collect();
+        let versions: Vec<String> = self.versions.iter().map(|v| v.to_string()).collect();
+        write!(
+            f,
+            "{} at A2A {}); the card offers: ",
+            if bindings.is_empty() {
+                "no binding".to_owned()
+            } else {
+                bindings.join(", ")
+            },
+            if versions.is_empty() {
+                "no version".to_owned()
+            } else {
+                versions.join(", ")
+            },
+        )?;
+        if self.offered.is_empty() {
+            return f.write_str("nothing");
+        }
+        for (n, (i, why)) in self.offered.iter().enumerate() {
+            if n > 0 {
+                f.write_str("; ")?;
+            }
+            write!(
+                f,
+                "{} {} at {} ({why})",
+                i.protocol_binding, i.protocol_version, i.url
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Why discovery failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DiscoveryError {
+    /// The base or card URL is not an absolute `http(s)` URL.
+    #[error(transparent)]
+    InvalidUrl(#[from] InterfaceUrlError),
+    /// The card could not be fetched: the HTTP client failed
+    /// ([`ClientFailure`](crate::ClientFailure)), the body was too large,
+    /// or the server answered an error status (`401` keeps its
+    /// `WWW-Authenticate` challenges, see
+    /// [`www_authenticate`](crate::www_authenticate)).
+    #[error("fetching the agent card failed: {0}")]
+    Fetch(A2aError),
+    /// The body is not an `AgentCard` (the error names the JSON path).
+    #[error("the agent card does not decode: {0}")]
+    Decode(DecodeError),
+    /// The card lacks REQUIRED fields (spec 4.4.1).
+    #[error("the agent card is invalid: {}", violations(.0))]
+    InvalidCard(Vec<FieldViolation>),
+    /// No interface of the card is usable (see [`NoCompatibleInterface`]).
+    #[error("{0}")]
+    NoCompatibleInterface(NoCompatibleInterface),
+}
+
+fn violations(v: &[FieldViolation]) -> String {
+    let parts: Vec<String> = v
+        .iter()
+        .map(|v| format!("{}: {}", v.field, v.description))
+        .collect();
+    parts.join("; ")
+}
+
+/// A discovered agent: its card, the chosen interface, and a transport to
+/// it carrying the interface's tenant.
+#[non_exhaustive]
+pub struct Discovered<C> {
+    /// The validated card.
+    pub card: AgentCard,
+    /// The interface chosen (spec 8.3.2).
+    pub interface: AgentInterface,
+    /// A transport for that interface.
+    pub transport: HttpTransport<C>,
+}
+
+impl<C> fmt::Debug for Discovered<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Discovered")
+            .field("card", &self.card.name)
+            .field("interface", &self.interface)
+            .field("transport", &self.transport)
+            .finish()
+    }
+}
+
+impl<C: HttpClient> Discovered<C> {
+    /// Chooses an interface of a card obtained elsewhere (a registry,
+    /// direct configuration; spec 8.2) after validating it.
+    pub fn from_card(
+        client: C,
+        card: AgentCard,
+        prefs: &Preferences,
+    ) -> Result<Discovered<C>, DiscoveryError> {
+        card.validate().map_err(DiscoveryError::InvalidCard)?;
+        let prefs = speakable(prefs);
+        let interface = select_interface(&card, &prefs)?.clone();
+        let transport = match HttpTransport::for_interface(client, &interface) {
+            Some(Ok(t)) => t,
+            Some(Err(e)) => return Err(DiscoveryError::InvalidUrl(e)),
+            // `select_interface` only picks bindings this client speaks.
+            None => {
+                return Err(DiscoveryError::NoCompatibleInterface(
+                    NoCompatibleInterface::new(&card, &prefs),
+                ))
+            }
+        };
+        Ok(Discovered {
+            card,
+            interface,
+            transport,
+        })
+    }
+}
+
+/// The preferences reduced to the versions this client can speak.
+fn speakable(prefs: &Preferences) -> Preferences {
+    let mut prefs = prefs.clone();
+    prefs.versions.retain(|v| SPOKEN_VERSIONS.contains(v));
+    prefs
+}
+
+/// Fetches the card at `{base_url}/.well-known/agent-card.json`, validates
+/// it and chooses an interface (spec 8.2, 8.3.2): the whole of discovery
+/// in one call, without a cache (see [`CardResolver`] for one).
+pub fn discover<'a, C: HttpClient + 'a>(
+    client: C,
+    base_url: &'a str,
+    prefs: &'a Preferences,
+) -> BoxFuture<'a, Result<Discovered<C>, DiscoveryError>> {
+    Box::pin(async move {
+        let resolver = CardResolver::new(base_url)?;
+        let fetched = resolver.fetch(&client, None).await?;
+        match fetched {
+            Fetched::Card(card, _) => Discovered::from_card(client, *card, prefs),
+            // Never conditional without a cached card.
+            Fetched::NotModified(_) => Err(DiscoveryError::Fetch(invalid_response(
+                "304 Not Modified to an unconditional request",
+            ))),
+        }
+    })
+}
+
+/// A card and its validators, as last fetched.
+#[derive(Debug, Clone)]
+struct Cached {
+    card: AgentCard,
+    etag: Option<HeaderValue>,
+    last_modified: Option<HeaderValue>,
+    fresh_until: Instant,
+}
+
+/// What a response said about caching (RFC 9111 section 5.2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Freshness {
+    no_store: bool,
+    /// `max-age` minus `Age`; `None` without `Cache-Control: max-age`.
+    lifetime: Option<Duration>,
+}
+
+fn freshness(headers: &HeaderMap) -> Freshness {
+    let mut out = Freshness::default();
+    let mut no_cache = false;
+    for value in headers.get_all(CACHE_CONTROL) {
+        let Ok(value) = value.to_str() else { continue };
+        for directive in value.split(',') {
+            let (name, arg) = match directive.split_once('=') {
+                Some((n, a)) => (n.trim(), Some(a.trim().trim_matches('"'))),
+                None => (directive.trim(), None),
+            };
+            if name.eq_ignore_ascii_case("no-store") {
+                out.no_store = true;
+            } else if name.eq_ignore_ascii_case("no-cache") {
+                no_cache = true;
+            } else if name.eq_ignore_ascii_case("max-age") {
+                if let Some(secs) = arg.and_then(|a| a.parse::<u64>().ok()) {
+                    out.lifetime = Some(Duration::from_secs(secs));
+                }
+            }
+        }
+    }
+    if no_cache {
+        out.lifetime = Some(Duration::ZERO);
+    }
+    let age = headers
+        .get(AGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map(Duration::from_secs);
+    if let (Some(lifetime), Some(age)) = (out.lifetime, age) {
+        out.lifetime = Some(lifetime.saturating_sub(age));
+    }
+    out
+}
+
+enum Fetched {
+    Card(Box<AgentCard>, HeaderMap),
+    NotModified(HeaderMap),
+}
+
+/// Fetches an agent card, keeping it for as long as HTTP caching allows
+/// (see the module documentation).
+///
+/// ```
+/// use a2a_transport::CardResolver;
+///
+/// let resolver = CardResolver::new("https://agent.example/")?;
+/// assert_eq!(resolver.url(), "https://agent.example/.well-known/agent-card.json");
+/// # Ok::<(), a2a_transport::InterfaceUrlError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct CardResolver {
+    url: Uri,
+    headers: HeaderMap,
+    max_card_size: usize,
+    default_max_age: Duration,
+    cached: Option<Cached>,
+}
+
+impl CardResolver {
+    /// Default [`with_max_card_size`](Self::with_max_card_size): 1 MiB.
+    pub const DEFAULT_MAX_CARD_SIZE: usize = 1024 * 1024;
+
+    /// A resolver for the well-known card under `base_url` (spec 8.2).
+    pub fn new(base_url: &str) -> Result<CardResolver, InterfaceUrlError> {
+        let base = parse_http_url(base_url)?;
+        if base.query().is_some() {
+            return Err(InterfaceUrlError::new(
+                base_url,
+                "a base URL cannot carry a query",
+            ));
+        }
+        let path = format!("{}{AGENT_CARD_PATH}", base.path().trim_end_matches('/'));
+        let mut parts = base.into_parts();
+        parts.path_and_query = Some(
+            path.parse()
+                .map_err(|_| InterfaceUrlError::new(base_url, "the path cannot be extended"))?,
+        );
+        let url = Uri::from_parts(parts)
+            .map_err(|_| InterfaceUrlError::new(base_url, "the card URL cannot be built"))?;
+        Ok(CardResolver::at(url))
+    }
+
+    /// A resolver for a card at exactly `card_url` (spec 8.2, "Direct
+    /// Configuration").
+    pub fn for_card_url(card_url: &str) -> Result<CardResolver, InterfaceUrlError> {
+        Ok(CardResolver::at(parse_http_url(card_url)?))
+    }
+
+    fn at(url: Uri) -> CardResolver {
+        CardResolver {
+            url,
+            headers: HeaderMap::new(),
+            max_card_size: CardResolver::DEFAULT_MAX_CARD_SIZE,
+            default_max_age: Duration::ZERO,
+            cached: None,
+        }
+    }
+
+    /// The same resolver sending `headers` too (credentials, say).
+    pub fn with_headers(mut self, headers: HeaderMap) -> CardResolver {
+        self.headers = headers;
+        self
+    }
+
+    /// The same resolver refusing cards over `bytes`.
+    pub fn with_max_card_size(mut self, bytes: usize) -> CardResolver {
+        self.max_card_size = bytes;
+        self
+    }
+
+    /// The same resolver keeping a card without `Cache-Control` for
+    /// `max_age` (spec 8.6.2 lets clients choose; default zero).
+    pub fn with_default_max_age(mut self, max_age: Duration) -> CardResolver {
+        self.default_max_age = max_age;
+        self
+    }
+
+    /// The card URL.
+    pub fn url(&self) -> &Uri {
+        &self.url
+    }
+
+    /// The card held, fresh or not.
+    pub fn cached(&self) -> Option<&AgentCard> {
+        self.cached.as_ref().map(|c| &c.card)
+    }
+
+    /// Forgets the card held (for example after an extended card replaced
+    /// it, spec 3.1.11).
+    pub fn clear(&mut self) {
+        self.cached = None;
+    }
+
+    /// The card: the one held while fresh at `now`, else fetched
+    /// (conditionally when one is held), decoded and validated.
+    pub fn resolve<'a, C: HttpClient + ?Sized>(
+        &'a mut self,
+        client: &'a C,
+        now: Instant,
+    ) -> BoxFuture<'a, Result<AgentCard, DiscoveryError>> {
+        Box::pin(async move {
+            if let Some(c) = &self.cached {
+                if now < c.fresh_until {
+                    return Ok(c.card.clone());
+                }
+            }
+            let held = self.cached.as_ref();
+            let fetched = self.fetch(client, held).await?;
+            let (card, headers, old) = match fetched {
+                Fetched::Card(card, headers) => (*card, headers, None),
+                Fetched::NotModified(headers) => match self.cached.take() {
+                    Some(c) => (c.card.clone(), headers, Some(c)),
+                    None => {
+                        return Err(DiscoveryError::Fetch(invalid_response(
+                            "304 Not Modified to an unconditional request",
+                        )))
+                    }
+                },
+            };
+            let f = freshness(&headers);
+            // A 304 may omit the validators (RFC 9110 section 15.4.5): keep
+            // the held ones then.
+            let etag = headers
+                .get(ETAG)
+                .cloned()
+                .or_else(|| old.as_ref().and_then(|c| c.etag.clone()));
+            let last_modified = headers
+                .get(LAST_MODIFIED)
+                .cloned()
+                .or_else(|| old.as_ref().and_then(|c| c.last_modified.clone()));
+            self.cached = (!f.no_store).then(|| Cached {
+                card: card.clone(),
+                etag,
+                last_modified,
+                fresh_until: now + f.lifetime.unwrap_or(self.default_max_age),
+            });
+            Ok(card)
+        })
+    }
+
+    /// One request for the card, conditional on `held`'s validators.
+    async fn fetch<C: HttpClient + ?Sized>(
+        &self,
+        client: &C,
+        held: Option<&Cached>,
+    ) -> Result<Fetched, DiscoveryError> {
+        let mut headers = self.headers.clone();
+        headers.insert(ACCEPT, HeaderValue::from_static(APPLICATION_JSON));
+        headers.insert(A2A_VERSION, HeaderValue::from_static("1.0"));
+        if let Some(held) = held {
+            if let Some(etag) = &held.etag {
+                headers.insert(IF_NONE_MATCH, etag.clone());
+            }
+            if let Some(date) = &held.last_modified {
+                headers.insert(IF_MODIFIED_SINCE, date.clone());
+            }
+        }
+        let mut request = http::Request::new(Bytes::new());
+        *request.method_mut() = Method::GET;
+        *request.uri_mut() = self.url.clone();
+        *request.headers_mut() = headers;
+
+        let response = client
+            .send(request)
+            .await
+            .map_err(|e| DiscoveryError::Fetch(e.into()))?;
+        let (parts, mut body) = response.into_parts();
+        if parts.status == StatusCode::NOT_MODIFIED && held.is_some() {
+            return Ok(Fetched::NotModified(parts.headers));
+        }
+        let limit = if parts.status.is_success() {
+            self.max_card_size
+        } else {
+            crate::ClientConfig::DEFAULT_MAX_ERROR_BODY
+        };
+        let read = read_body(&parts.headers, &mut body, limit)
+            .await
+            .map_err(|e| DiscoveryError::Fetch(e.into()))?;
+        let json_typed = media_type(&parts.headers).is_none_or(is_json);
+        if !parts.status.is_success() {
+            let status = match read {
+                ReadBody::Complete(b) if json_typed => serde_json::from_slice::<ErrorBody>(&b)
+                    .ok()
+                    .map(|b| b.error),
+                _ => None,
+            };
+            let error = A2aError::from_status(parts.status.as_u16(), status);
+            return Err(DiscoveryError::Fetch(with_challenges(
+                error,
+                &parts.headers,
+            )));
+        }
+        let bytes = match read {
+            ReadBody::Complete(b) => b,
+            ReadBody::TooLarge => return Err(DiscoveryError::Fetch(too_large(limit))),
+        };
+        if !json_typed {
+            return Err(DiscoveryError::Fetch(invalid_response(&format!(
+                "the agent card must be JSON, the response is {}",
+                media_type(&parts.headers).unwrap_or_default()
+            ))));
+        }
+        let card: AgentCard = a2a_types::from_slice(&bytes).map_err(DiscoveryError::Decode)?;
+        card.validate().map_err(DiscoveryError::InvalidCard)?;
+        Ok(Fetched::Card(Box::new(card), parts.headers))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(interfaces: &[(&str, &str, &str)]) -> AgentCard {
+        AgentCard {
+            supported_interfaces: interfaces
+                .iter()
+                .map(|(u, b, v)| AgentInterface::new(*u, *b, *v))
+                .collect(),
+            ..AgentCard::default()
+        }
+    }
+
+    #[test]
+    fn card_order_wins_by_default_and_caller_order_on_request() {
+        let c = card(&[
+            ("https://a/rest", "HTTP+JSON", "1.0"),
+            ("https://a/rpc", "JSONRPC", "1.0"),
+        ]);
+        let urls = |p: &Preferences| -> Vec<String> {
+            select_interfaces(&c, p)
+                .iter()
+                .map(|i| i.url.clone())
+                .collect()
+        };
+        assert_eq!(
+            urls(&Preferences::new()),
+            ["https://a/rest", "https://a/rpc"]
+        );
+        let caller = Preferences::new().with_order(SelectionOrder::Caller);
+        assert_eq!(urls(&caller), ["https://a/rpc", "https://a/rest"]);
+        let rest_only = Preferences::new().with_bindings([Binding::HttpJson]);
+        assert_eq!(urls(&rest_only), ["https://a/rest"]);
+    }
+
+    #[test]
+    fn versions_bindings_and_urls_filter() {
+        let c = card(&[
+            ("https://a/old", "JSONRPC", "0.3"),
+            ("https://a/patch", "jsonrpc", "1.0.2"),
+            ("not a url", "JSONRPC", "1.0"),
+            ("grpc.a:443", "GRPC", "1.0"),
+            (
+                "https://a/ws",
+                "https://example.com/bindings/websocket/v1",
+                "1.0",
+            ),
+        ]);
+        let chosen = select_interfaces(&c, &Preferences::new());
+        assert_eq!(chosen.len(), 1);
+        assert_eq!(
+            chosen[0].url, "https://a/patch",
+            "patch ignored, binding case-insensitive"
+        );
+        let mut without = c.clone();
+        without.supported_interfaces.remove(1);
+        let DiscoveryError::NoCompatibleInterface(e) =
+            select_interface(&without, &Preferences::new()).unwrap_err()
+        else {
+            panic!()
+        };
+        let text = e.to_string();
+        for want in [
+            "JSONRPC 0.3 at https://a/old (protocol version not accepted)",
+            "not a url (not a valid URI)",
+            "GRPC 1.0 at grpc.a:443 (binding not spoken by this client)",
+            "it speaks JSONRPC, HTTP+JSON at A2A 1.0",
+        ] {
+            assert!(text.contains(want), "{want:?} not in {text}");
+        }
+        assert_eq!(e.offered().count(), 4);
+        let none = Preferences::new().with_versions([]).with_bindings([]);
+        let text = select_interface(&c, &none).unwrap_err().to_string();
+        assert!(
+            text.contains("it speaks no binding at A2A no version"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn cache_control_is_read() {
+        let mut h = HeaderMap::new();
+        assert_eq!(freshness(&h), Freshness::default());
+        h.insert(
+            CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=\"600\""),
+        );
+        h.insert(AGE, HeaderValue::from_static("100"));
+        assert_eq!(freshness(&h).lifetime, Some(Duration::from_secs(500)));
+        h.append(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        assert_eq!(freshness(&h).lifetime, Some(Duration::ZERO));
+        let mut h = HeaderMap::new();
+        h.insert(CACHE_CONTROL, HeaderValue::from_static("No-Store"));
+        assert!(freshness(&h).no_store);
+    }
+
+    #[test]
+    fn card_urls() {
+        let r = CardResolver::new("https://h.example/agents/a/").unwrap();
+        assert_eq!(
+            r.url(),
+            "https://h.example/agents/a/.well-known/agent-card.json"
+        );
+        let r = CardResolver::new("http://h.example:8080").unwrap();
+        assert_eq!(r.url(), "http://h.example:8080/.well-known/agent-card.json");
+        let r = CardResolver::for_card_url("https://reg.example/cards/x.json").unwrap();
+        assert_eq!(r.url(), "https://reg.example/cards/x.json");
+        assert!(CardResolver::new("ftp://h.example").is_err());
+        assert!(CardResolver::new("/relative").is_err());
+        assert!(CardResolver::new("https://h.example/?q=1").is_err());
+    }
+}
