@@ -60,11 +60,11 @@ impl Default for Embedded {
 #[allow(clippy::type_complexity)]
 pub struct Wrappers {
     /// Around the agent, as a service.
-    pub service: Option<Box<dyn FnOnce(Arc<dyn A2aService>) -> Arc<dyn A2aService>>>,
+    pub service: Option<Box<dyn FnOnce(Arc<dyn A2aService>) -> Arc<dyn A2aService> + Send>>,
     /// Around the server, as an HTTP client.
-    pub http: Option<Box<dyn FnOnce(Arc<dyn HttpClient>) -> Arc<dyn HttpClient>>>,
+    pub http: Option<Box<dyn FnOnce(Arc<dyn HttpClient>) -> Arc<dyn HttpClient> + Send>>,
     /// Around the push sender.
-    pub push: Option<Box<dyn FnOnce(Arc<dyn PushSender>) -> Arc<dyn PushSender>>>,
+    pub push: Option<Box<dyn FnOnce(Arc<dyn PushSender>) -> Arc<dyn PushSender> + Send>>,
 }
 
 impl std::fmt::Debug for Wrappers {

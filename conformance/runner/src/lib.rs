@@ -21,6 +21,9 @@
 //! - **Targets** ([`Target`]): a live agent found through its card, or the
 //!   embedded reference agent ([`Embedded`]) on loopback HTTP or in memory
 //!   ([`ServerClient`], the server's pure `handle` as an HTTP client).
+//! - **Faulty agents** ([`faults`]): the reference agent with one
+//!   deliberate fault each, which the suite must catch (the mutation test,
+//!   `tests/mutation.rs`).
 //!
 //! # What it does not own
 //!
@@ -44,6 +47,7 @@
 
 mod context;
 mod embedded;
+pub mod faults;
 mod memory;
 mod net;
 mod remote;

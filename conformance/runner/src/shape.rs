@@ -547,7 +547,10 @@ fn check_msg(msg: &Msg, value: &Value, path: &str, out: &mut Vec<Violation>) {
             .iter()
             .copied()
             .filter(|k| {
-                let any = msg.fields.iter().any(|f| f.name == *k && matches!(f.ty, Ty::Any));
+                let any = msg
+                    .fields
+                    .iter()
+                    .any(|f| f.name == *k && matches!(f.ty, Ty::Any));
                 obj.get(*k).is_some_and(|v| any || !v.is_null())
             })
             .collect();
