@@ -141,6 +141,11 @@ async fn interfaces(cx: &Ctx<'_>) -> Check {
 }
 
 async fn protocol_version(cx: &Ctx<'_>) -> Check {
+    ensure(
+        !cx.card().supported_interfaces.is_empty(),
+        "interfaces to check",
+        "no card interfaces",
+    )?;
     let bad: Vec<String> = cx
         .card()
         .supported_interfaces
