@@ -31,6 +31,7 @@ HTTP+JSON) and in process, and runs every scenario against it.
   --json <file>           write the report as JSON (schema: report.schema.json)
   --jobs <n>              scenarios in flight at once (default 8)
   --quiet                 no progress line
+  --list                  print the scenario library as a Markdown table and exit
   -h, --help              this text
 
 The last line is `N passed, M failed, K skipped`; the exit status is 1 when a
@@ -52,6 +53,7 @@ struct Options {
 enum Parsed {
     Run(Options),
     Help,
+    List,
 }
 
 fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
@@ -107,6 +109,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
                 );
             }
             "--quiet" => o.quiet = true,
+            "--list" => return Ok(Parsed::List),
             other => return Err(format!("unknown argument {other:?} (see --help)")),
         }
     }
@@ -169,6 +172,10 @@ fn main() -> ExitCode {
         Ok(Parsed::Run(o)) => o,
         Ok(Parsed::Help) => {
             println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Ok(Parsed::List) => {
+            print!("{}", scenarios::markdown_table(&scenarios::all()));
             return ExitCode::SUCCESS;
         }
         Err(e) => {

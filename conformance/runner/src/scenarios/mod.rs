@@ -9,7 +9,7 @@ use http::Method;
 use serde_json::{json, Value};
 
 use crate::context::Ctx;
-use crate::scenario::{fail, skip, Binding, Check, Scenario};
+use crate::scenario::{fail, skip, Binding, Check, Kind, Scenario};
 use crate::wire::{Reply, Req};
 
 mod card;
@@ -36,6 +36,66 @@ pub fn all() -> Vec<Scenario> {
     out.extend(jsonrpc::list());
     out.extend(rest::list());
     out.extend(security::list());
+    out
+}
+
+/// The library as Markdown: a table of every scenario (section, id,
+/// level, where it runs, requirement), then the count per section and
+/// level. The crate README shows it.
+pub fn markdown_table(scenarios: &[Scenario]) -> String {
+    use std::collections::BTreeMap;
+    use std::fmt::Write as _;
+
+    let key = |s: &str| -> Vec<u32> { s.split('.').filter_map(|p| p.parse().ok()).collect() };
+    let mut sorted: Vec<&Scenario> = scenarios.iter().collect();
+    sorted.sort_by_key(|s| key(s.section));
+    let mut out = String::from(
+        "| section | scenario | level | runs on | requirement |\n| --- | --- | --- | --- | --- |\n",
+    );
+    let mut counts: BTreeMap<Vec<u32>, (String, [usize; 3])> = BTreeMap::new();
+    for s in &sorted {
+        let on = match s.kind {
+            Kind::Behaviour => "in-process, JSONRPC, HTTP+JSON".to_owned(),
+            Kind::Wire(b) => b.iter().map(|b| b.as_str()).collect::<Vec<_>>().join(", "),
+            Kind::Card => "HTTP (card)".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | {} | {} | {} |",
+            s.section, s.id, s.level, on, s.title
+        );
+        let top = s
+            .section
+            .split('.')
+            .take(if s.section.starts_with("13") { 2 } else { 1 })
+            .collect::<Vec<_>>()
+            .join(".");
+        let entry = counts.entry(key(&top)).or_insert((top, [0; 3]));
+        entry.1[s.level as usize] += 1;
+    }
+    out.push_str("\n| section | MUST | SHOULD | MAY | total |\n| --- | --- | --- | --- | --- |\n");
+    let mut total = [0usize; 3];
+    for (name, c) in counts.values() {
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {} | {} | {} |",
+            c[0],
+            c[1],
+            c[2],
+            c.iter().sum::<usize>()
+        );
+        for i in 0..3 {
+            total[i] += c[i];
+        }
+    }
+    let _ = writeln!(
+        out,
+        "| all | {} | {} | {} | {} |",
+        total[0],
+        total[1],
+        total[2],
+        total.iter().sum::<usize>()
+    );
     out
 }
 
@@ -270,5 +330,32 @@ pub(crate) fn needs_push(cx: &Ctx<'_>) -> Check {
         Err(skip(
             "the card does not declare capabilities.pushNotifications",
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_sections_covered() {
+        let all = all();
+        let mut ids: Vec<&str> = all.iter().map(|s| s.id).collect();
+        ids.sort_unstable();
+        let before = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), before, "duplicate scenario ids");
+        for section in [
+            "3.1", "3.2", "3.3", "3.4", "3.5", "3.6", "4", "5", "8", "9", "11", "13.1", "13.2",
+            "13.3",
+        ] {
+            assert!(
+                all.iter()
+                    .any(|s| s.section == section || s.section.starts_with(&format!("{section}."))),
+                "no scenario for section {section}"
+            );
+        }
+        let table = markdown_table(&all);
+        assert!(table.contains("| all | "));
     }
 }

@@ -33,7 +33,9 @@ pub(crate) fn list() -> Vec<Scenario> {
         scenario!("capability.push", "3.3.4", Must, Kind::Behaviour,
             "without capabilities.pushNotifications, config operations answer PushNotificationNotSupportedError", push_gate),
         scenario!("push.delivery", "4.3.3", Must, Kind::Behaviour,
-            "updates are POSTed to the webhook as StreamResponses with the config's credentials", delivery),
+            "updates are POSTed to the webhook as application/a2a+json StreamResponses, in order", delivery),
+        scenario!("push.credentials", "13.2", Must, Kind::Behaviour,
+            "webhook requests carry the config's authentication credentials", credentials),
         scenario!("push.inline-config", "3.2.2", Should, Kind::Behaviour,
             "a config given in SendMessage receives the task's updates", inline_config),
         scenario!("push.ssrf", "13.2", Should, Kind::Behaviour,
@@ -323,14 +325,9 @@ fn state_of(item: &StreamResponse) -> Option<TaskState> {
     }
 }
 
-/// Checks each delivery (4.3.3): a POST of `application/a2a+json`
-/// carrying the credentials, whose body is a StreamResponse about `task_id`;
-/// answers the decoded bodies.
-fn check_deliveries(
-    deliveries: &[Delivery],
-    task_id: &str,
-    authorization: &str,
-) -> Check<Vec<StreamResponse>> {
+/// Checks each delivery (4.3.3): a POST of `application/a2a+json` whose
+/// body is a StreamResponse about `task_id`; answers the decoded bodies.
+fn check_deliveries(deliveries: &[Delivery], task_id: &str) -> Check<Vec<StreamResponse>> {
     let mut items = Vec::new();
     for (i, d) in deliveries.iter().enumerate() {
         ensure(
@@ -343,15 +340,6 @@ fn check_deliveries(
             ct == "application/a2a+json",
             "Content-Type application/a2a+json",
             format!("#{i}: {ct:?}"),
-        )?;
-        let auth = d
-            .headers
-            .get(http::header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok());
-        ensure(
-            auth == Some(authorization),
-            format!("Authorization: {authorization} (the config's authentication)"),
-            format!("#{i}: {auth:?}"),
         )?;
         let item: StreamResponse = a2a_types::from_slice(&d.body).map_err(|e| {
             fail(
@@ -370,6 +358,22 @@ fn check_deliveries(
         items.push(item);
     }
     Ok(items)
+}
+
+/// Checks that each delivery carries `Authorization: <authorization>`.
+fn check_credentials(deliveries: &[Delivery], authorization: &str) -> Check {
+    for (i, d) in deliveries.iter().enumerate() {
+        let auth = d
+            .headers
+            .get(http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok());
+        ensure(
+            auth == Some(authorization),
+            format!("Authorization: {authorization} (the config's authentication)"),
+            format!("#{i}: {auth:?}"),
+        )?;
+    }
+    Ok(())
 }
 
 fn ends_terminal(deliveries: &[Delivery]) -> bool {
@@ -400,7 +404,10 @@ fn check_order(items: &[StreamResponse]) -> Check {
     }
 }
 
-async fn delivery(cx: &Ctx<'_>) -> Check {
+/// Registers a webhook with credentials on an input-required task, lets
+/// the task finish, and answers what the webhook received, the task id and
+/// the expected `Authorization` value.
+async fn deliver(cx: &Ctx<'_>) -> Check<(Vec<Delivery>, String, String)> {
     let webhook = cx.webhook()?.clone();
     let task = parked_task(cx).await?;
     let name = cx.nonce();
@@ -433,9 +440,21 @@ async fn delivery(cx: &Ctx<'_>) -> Check {
         "at least one notification at the webhook",
         "none",
     )?;
-    let items = check_deliveries(&got, &task.id, &format!("Bearer {secret}"))?;
+    Ok((got, task.id, format!("Bearer {secret}")))
+}
+
+async fn delivery(cx: &Ctx<'_>) -> Check {
+    let (got, task_id, _) = deliver(cx).await?;
+    let items = check_deliveries(&got, &task_id)?;
     check_order(&items)?;
     cx.note("delivered in order");
+    Ok(())
+}
+
+async fn credentials(cx: &Ctx<'_>) -> Check {
+    let (got, _, authorization) = deliver(cx).await?;
+    check_credentials(&got, &authorization)?;
+    cx.note("credentials sent");
     Ok(())
 }
 
@@ -459,8 +478,9 @@ async fn inline_config(cx: &Ctx<'_>) -> Check {
         "notifications at the inline config's webhook",
         "none",
     )?;
-    let items = check_deliveries(&got, &task.id, "Bearer inline")?;
+    let items = check_deliveries(&got, &task.id)?;
     check_order(&items)?;
+    check_credentials(&got, "Bearer inline")?;
     cx.note("delivered");
     Ok(())
 }
