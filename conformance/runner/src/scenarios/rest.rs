@@ -203,6 +203,8 @@ async fn two_tasks(cx: &Ctx<'_>) -> Check<(String, String, String)> {
     let first = wire_result(cx, &send_req(cx, "echo query", json!({}))?.send(cx).await?)?;
     let done = str_at(&first, "/task/id")?.to_owned();
     let context = str_at(&first, "/task/contextId")?.to_owned();
+    // Apart by more than the millisecond precision of timestamps.
+    tokio::time::sleep(std::time::Duration::from_millis(3)).await;
     let body = json!({"message": {"messageId": format!("m-{}", cx.nonce()), "contextId": context, "role": "ROLE_USER", "parts": [{"text": "input"}]}});
     let second = wire_result(cx, &cx.rest_post("/message:send", &body)?.send(cx).await?)?;
     let waiting = str_at(&second, "/task/id")?.to_owned();
