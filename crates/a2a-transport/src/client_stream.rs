@@ -32,7 +32,8 @@ use a2a_sse::{Decoder, DecoderConfig, EventStream as SseEvents, StreamError};
 use a2a_types::{A2aError, ErrorBody, StreamResponse};
 use futures_core::Stream;
 
-use crate::client::{invalid_response, Binding};
+use crate::binding::Binding;
+use crate::client::invalid_response;
 use crate::http_client::ResponseBody;
 
 /// A stream of [`StreamResponse`]s read from a `text/event-stream` response

@@ -49,9 +49,10 @@ use http::header::{
 };
 use http::{HeaderMap, Method, StatusCode, Uri};
 
+use crate::binding::Binding;
 use crate::card::AGENT_CARD_PATH;
 use crate::client::{
-    invalid_response, is_json, media_type, parse_http_url, too_large, Binding, HttpTransport,
+    invalid_response, is_json, media_type, parse_http_url, too_large, HttpTransport,
     InterfaceUrlError, SPOKEN_VERSIONS,
 };
 use crate::client_error::with_challenges;

@@ -127,6 +127,7 @@
 //! ```
 
 mod auth;
+mod binding;
 mod body;
 mod card;
 mod client;
@@ -154,9 +155,10 @@ pub use auth::{
     challenges, security_required, AnyOf, ApiKeyAuth, AuthConfigError, AuthOutcome, AuthRequest,
     Authenticator, BasicAuth, BearerAuth,
 };
+pub use binding::Binding;
 pub use body::{keep_alive_frame, Body, FrameStream};
 pub use card::{strong_etag, AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL};
-pub use client::{Binding, ClientConfig, HttpTransport, InterfaceUrlError};
+pub use client::{ClientConfig, HttpTransport, InterfaceUrlError};
 pub use client_error::{
     www_authenticate, ClientFailure, CLIENT_ERROR_DOMAIN, WWW_AUTHENTICATE_KEY,
 };

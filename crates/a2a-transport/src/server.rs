@@ -59,6 +59,7 @@ use http::{HeaderValue, Method, Request, Response, StatusCode};
 use serde::{Serialize, Serializer};
 
 use crate::auth::{challenges, security_required, AuthOutcome, AuthRequest, Authenticator};
+use crate::binding::Binding;
 use crate::body::Body;
 use crate::card::{AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL};
 use crate::extensions::{ExtensionLimits, RequestedExtensions};
@@ -280,13 +281,6 @@ pub enum ConfigError {
     Card(String),
 }
 
-/// Which binding's error body answers a request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Binding {
-    JsonRpc,
-    Rest,
-}
-
 /// An A2A server over `service`: the pure function
 /// [`handle`](A2aServer::handle) from a request to a response, for the
 /// agent card (spec 8.2), JSON-RPC (spec 9) and HTTP+JSON (spec 11).
@@ -487,7 +481,7 @@ impl<S: A2aService> A2aServer<S> {
         if self.config.jsonrpc_path.as_deref() == Some(path) || self.router.is_none() {
             Binding::JsonRpc
         } else {
-            Binding::Rest
+            Binding::HttpJson
         }
     }
 
@@ -512,7 +506,7 @@ impl<S: A2aService> A2aServer<S> {
                 err,
                 Some(status_of(err)),
             ),
-            Binding::Rest => rest_binding::error_response(self, err),
+            Binding::HttpJson => rest_binding::error_response(self, err),
         }
     }
 

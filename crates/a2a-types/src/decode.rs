@@ -220,6 +220,7 @@ pub fn from_slice_with_limits<T: DeserializeOwned>(
 #[cold]
 #[inline(never)]
 fn locate<T: DeserializeOwned>(bytes: &[u8], first: &serde_json::Error) -> DecodeError {
+    let _tracking = crate::protojson::TrackingPaths::start();
     let mut de = serde_json::Deserializer::from_slice(bytes);
     match serde_path_to_error::deserialize::<_, T>(&mut de) {
         Err(err) => DecodeError::from_json(err.inner(), render_path(err.path())),

@@ -20,10 +20,15 @@
 //!   field names; enum names or numbers; int32 as a number or a numeric
 //!   string; standard or URL-safe base64, padded or not; timestamps with
 //!   any offset; unknown fields ignored; `null` read as an absent field
-//!   (except for `Part.data`, whose `null` is a JSON value).
+//!   (except for `Part.data`, whose `null` is a JSON value). Messages are
+//!   JSON objects only (not arrays of fields, which serde's derive would
+//!   otherwise accept). Numbers inside `Struct`/`Value` are kept as
+//!   `serde_json` reads them, exactly (the crate enables its
+//!   `float_roundtrip` feature); the decoders also work when another crate
+//!   of the build enables `serde_json/arbitrary_precision`.
 //! - **Decoding with limits and located errors**: [`from_slice`] and
 //!   [`from_str`] cap the input size ([`DecodeLimits`], 16 MiB by default)
-//!   and nesting ([`RECURSION_LIMIT`], 128), and a [`DecodeError`] names
+//!   and nesting ([`RECURSION_LIMIT`]: 127 levels), and a [`DecodeError`] names
 //!   the JSON path (`message.parts[2]`), line and column.
 //! - **Errors** (spec 3.3.2, 5.4, 9.5, 11.6): [`A2aError`] and one table
 //!   giving each [`ErrorKind`] its JSON-RPC code, HTTP status, gRPC status
@@ -53,11 +58,15 @@
 //!   define is a decode error (naming the accepted names), not a hidden
 //!   `Unknown(i32)` value: the state machine and the predicates must
 //!   answer for every state, and spec 6.5 shows an unknown state name
-//!   rejected. (Protobuf's proto3 parsers keep unknown numbers; this is
-//!   the one place where input is stricter than theirs.)
-//! - **REQUIRED scalars on the typed value.** An empty REQUIRED string or
-//!   list counts as missing ([`validate`](Validate) documents the rules
-//!   and the two exceptions spec 3.1.4 makes for `ListTasksResponse`).
+//!   rejected.
+//! - **Where input is stricter than protobuf's own parsers**: unknown
+//!   enum numbers (proto3 parsers keep them); a oneof-only message
+//!   (`Part`'s content, `SecurityScheme`, `OAuthFlows`,
+//!   `SendMessageResponse`, `StreamResponse`) with no member, which has
+//!   no meaning; base64 with embedded whitespace.
+//! - **REQUIRED fields are judged on the typed value.** An empty REQUIRED
+//!   string or list counts as missing ([`Validate`] documents the rules
+//!   and the exceptions spec 3.1.4 makes for `ListTasksResponse`).
 //! - **Timestamps are written with millisecond precision** (spec 5.6.1);
 //!   [`Timestamp`] keeps nanoseconds, so sub-millisecond precision does
 //!   not survive a round trip through the wire.

@@ -323,20 +323,24 @@ impl<'de> Deserialize<'de> for PartField {
             }
 
             fn visit_str<E: de::Error>(self, v: &str) -> Result<PartField, E> {
+                self.visit_bytes(v.as_bytes())
+            }
+
+            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<PartField, E> {
                 Ok(match v {
-                    "text" => PartField::Text,
-                    "raw" => PartField::Raw,
-                    "url" => PartField::Url,
-                    "data" => PartField::Data,
-                    "metadata" => PartField::Metadata,
-                    "filename" => PartField::Filename,
-                    "mediaType" | "media_type" => PartField::MediaType,
+                    b"text" => PartField::Text,
+                    b"raw" => PartField::Raw,
+                    b"url" => PartField::Url,
+                    b"data" => PartField::Data,
+                    b"metadata" => PartField::Metadata,
+                    b"filename" => PartField::Filename,
+                    b"mediaType" | b"media_type" => PartField::MediaType,
                     _ => PartField::Other,
                 })
             }
         }
 
-        d.deserialize_identifier(FieldVisitor)
+        protojson::identifier(d, FieldVisitor)
     }
 }
 

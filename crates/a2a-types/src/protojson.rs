@@ -12,6 +12,7 @@
 //! somewhere in the build: they go through `serde_json::Number`'s own
 //! `Deserialize`, which knows that encoding.
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
@@ -32,7 +33,39 @@ pub type Struct = serde_json::Map<String, serde_json::Value>;
 /// A `string` field; `null` reads as `""`.
 #[inline]
 pub(crate) fn string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    Ok(Option::<String>::deserialize(d)?.unwrap_or_default())
+    struct StringVisitor;
+
+    impl<'de> Visitor<'de> for StringVisitor {
+        type Value = String;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+
+        #[inline]
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+            Ok(v.to_owned())
+        }
+
+        #[inline]
+        fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
+            Ok(v)
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<String, E> {
+            Ok(String::new())
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<String, E> {
+            Ok(String::new())
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    d.deserialize_any(StringVisitor)
 }
 
 /// A `bool` field; `null` reads as `false`.
@@ -48,7 +81,44 @@ where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
+    struct ListVisitor<T>(PhantomData<T>);
+
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for ListVisitor<T> {
+        type Value = Vec<T>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a list")
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Vec<T>, E> {
+            Ok(Vec::new())
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<Vec<T>, E> {
+            Ok(Vec::new())
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+            d.deserialize_seq(self)
+        }
+
+        #[inline]
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            // JSON gives no length up front. Grow 1, 2, 4, ... rather than
+            // the standard library's first step of 4: most lists here
+            // (parts above all) hold one or two large elements.
+            let mut out = Vec::new();
+            while let Some(item) = seq.next_element()? {
+                if out.len() == out.capacity() {
+                    out.reserve_exact(out.len().max(1));
+                }
+                out.push(item);
+            }
+            Ok(out)
+        }
+    }
+
+    d.deserialize_option(ListVisitor(PhantomData))
 }
 
 /// A `map<string, V>` field; `null` reads as empty.
@@ -197,20 +267,41 @@ fn is_json_number(s: &[u8]) -> bool {
     i == s.len()
 }
 
+/// The start of a rejected input value, for error messages: long values
+/// are cut (at a character boundary) so that an error never carries a
+/// copy of a large input.
+struct Preview<'a>(&'a str);
+
+impl fmt::Display for Preview<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const MAX: usize = 64;
+        if self.0.len() <= MAX {
+            return write!(f, "{:?}", self.0);
+        }
+        let mut end = MAX;
+        while !self.0.is_char_boundary(end) {
+            end -= 1;
+        }
+        write!(f, "{:?}... ({} bytes)", &self.0[..end], self.0.len())
+    }
+}
+
 /// Parses the text of an int32 (quoted or an arbitrary-precision number).
 fn parse_int32_text(s: &str) -> Result<i32, String> {
     if !is_json_number(s.as_bytes()) {
-        return Err(format!("{s:?} is not a number"));
+        return Err(format!("{} is not a number", Preview(s)));
     }
     if s.bytes().all(|c| c.is_ascii_digit() || c == b'-') {
         return match s.parse::<i64>() {
-            Ok(v) => i32::try_from(v).map_err(|_| format!("{s} is out of range for int32")),
-            Err(_) => Err(format!("{s} is out of range for int32")),
+            Ok(v) => {
+                i32::try_from(v).map_err(|_| format!("{} is out of range for int32", Preview(s)))
+            }
+            Err(_) => Err(format!("{} is out of range for int32", Preview(s))),
         };
     }
     match s.parse::<f64>() {
         Ok(v) => integral_f64_to_i32(v),
-        Err(_) => Err(format!("{s:?} is not a number")),
+        Err(_) => Err(format!("{} is not a number", Preview(s))),
     }
 }
 
@@ -288,7 +379,7 @@ where
             }
             match parse_int32_text(v) {
                 Ok(n) => enum_from_i64(i64::from(n)).map_err(E::custom),
-                Err(_) => Err(E::custom(unknown_enum::<T>(format_args!("{v:?}")))),
+                Err(_) => Err(E::custom(unknown_enum::<T>(format_args!("{}", Preview(v))))),
             }
         }
 
@@ -606,7 +697,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_map(visitor)
+        self.0.deserialize_map(KeysAsBytes(visitor))
     }
 
     #[inline]
@@ -621,6 +712,127 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
 
     fn is_human_readable(&self) -> bool {
         self.0.is_human_readable()
+    }
+}
+
+/// Reads the keys of an object through [`identifier`].
+struct KeysAsBytes<V>(V);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for KeysAsBytes<V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+
+    #[inline]
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.0.visit_map(KeyMap(map))
+    }
+}
+
+struct KeyMap<A>(A);
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for KeyMap<A> {
+    type Error = A::Error;
+
+    #[inline]
+    fn next_key_seed<K: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.0.next_key_seed(KeySeed(seed))
+    }
+
+    #[inline]
+    fn next_value_seed<S: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<S::Value, A::Error> {
+        self.0.next_value_seed(seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+struct KeySeed<K>(K);
+
+impl<'de, K: de::DeserializeSeed<'de>> de::DeserializeSeed<'de> for KeySeed<K> {
+    type Value = K::Value;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<K::Value, D::Error> {
+        self.0.deserialize(IdentifierAsBytes(d))
+    }
+}
+
+/// A key deserializer whose `deserialize_identifier` goes through
+/// [`identifier`]; everything else is forwarded.
+struct IdentifierAsBytes<D>(D);
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for IdentifierAsBytes<D> {
+    type Error = D::Error;
+
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        identifier(self.0, visitor)
+    }
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_any(visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum ignored_any
+    }
+}
+
+thread_local! {
+    /// Set while `decode::locate` decodes a failed input again to find
+    /// where it failed.
+    static TRACKING_PATHS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Marks the current thread as re-decoding for the error path, until
+/// dropped.
+pub(crate) struct TrackingPaths(bool);
+
+impl TrackingPaths {
+    pub(crate) fn start() -> TrackingPaths {
+        TrackingPaths(TRACKING_PATHS.with(|t| t.replace(true)))
+    }
+}
+
+impl Drop for TrackingPaths {
+    fn drop(&mut self) {
+        TRACKING_PATHS.with(|t| t.set(self.0));
+    }
+}
+
+/// Reads an object key for a field-name visitor (which must accept both
+/// `visit_str` and `visit_bytes`).
+///
+/// On the fast path the key is read as bytes: `serde_json` then skips the
+/// UTF-8 validation of the key (field names are ASCII; an unknown key is
+/// ignored, as unknown values are, whose strings `serde_json` does not
+/// validate either). Profiling put that validation at a fifth of the
+/// instructions of a small message's decode, keys a good part of it.
+/// While the error path is being recovered the key is read as text,
+/// because `serde_path_to_error` records only keys it sees as text.
+#[inline]
+pub(crate) fn identifier<'de, D: Deserializer<'de>, V: Visitor<'de>>(
+    d: D,
+    visitor: V,
+) -> Result<V::Value, D::Error> {
+    if TRACKING_PATHS.with(Cell::get) {
+        d.deserialize_identifier(visitor)
+    } else {
+        d.deserialize_bytes(visitor)
     }
 }
 
@@ -701,14 +913,20 @@ macro_rules! oneof_message {
                             }
 
                             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Field, E> {
-                                Ok(match v {
-                                    $( $json $( | $alias )? => Field::$variant, )+
-                                    _ => Field::Other,
-                                })
+                                self.visit_bytes(v.as_bytes())
+                            }
+
+                            fn visit_bytes<E: ::serde::de::Error>(self, v: &[u8]) -> Result<Field, E> {
+                                $(
+                                    if v == $json.as_bytes() $( || v == $alias.as_bytes() )? {
+                                        return Ok(Field::$variant);
+                                    }
+                                )+
+                                Ok(Field::Other)
                             }
                         }
 
-                        d.deserialize_identifier(FieldVisitor)
+                        $crate::protojson::identifier(d, FieldVisitor)
                     }
                 }
 
@@ -797,6 +1015,10 @@ mod tests {
         assert!(parse_int32_text("-").is_err());
         assert!(parse_int32_text("1e").is_err());
         assert!(parse_int32_text("1e400").is_err());
+        let long = "é".repeat(100);
+        let msg = parse_int32_text(&long).unwrap_err();
+        assert!(msg.ends_with("... (200 bytes) is not a number"), "{msg}");
+        assert!(msg.len() < 100, "{msg}");
     }
 
     #[test]

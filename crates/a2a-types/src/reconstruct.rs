@@ -1,33 +1,8 @@
 //! Client-side reconstruction: following a stream (spec 3.1.2, 3.1.6) or
 //! push notifications (spec 4.3.3) to hold the task `GetTask` would return.
 //!
-//! [`apply`] is the rule, a pure function of the snapshot and one event:
-//!
-//! - `task`: the server's full current state; it replaces the snapshot.
-//! - `statusUpdate`: the status replaces the snapshot's status; when it
-//!   carries a message, that message is appended to the history (unless
-//!   the history already holds it, so applying an event twice changes
-//!   nothing).
-//! - `artifactUpdate` with `append`: its parts extend the artifact with the
-//!   same `artifactId` (its name and description, when set, replace the
-//!   old ones; metadata keys merge; new extensions are added). Without
-//!   `append`: it replaces that artifact. Either way an unknown
-//!   `artifactId` adds a new artifact, so a client that joined late still
-//!   sees what arrives.
-//! - `message` bound to the task: appended to the history.
-//!
-//! An event about another task (or another context) is an error and
-//! leaves the snapshot as it was.
-//!
-//! **Completion of artifacts.** The proto has no field for "this artifact
-//! is complete", and writing one into the task (in metadata, say) would
-//! make the snapshot differ from what `GetTask` returns. So completion is
-//! reported, not stored in the task: [`apply`] returns
-//! [`Applied::Artifact`] with `last_chunk`, and [`TaskSnapshot`] keeps the
-//! set of completed artifact ids beside the task. An artifact counts as
-//! complete once a chunk with `lastChunk` arrived for it, and every
-//! artifact counts as complete once the task is terminal (the stream ends
-//! there, spec 3.1.2, so nothing more can arrive).
+//! The rules are documented on [`apply`]; artifact completion on
+//! [`TaskSnapshot`].
 
 use std::collections::BTreeSet;
 
@@ -168,8 +143,28 @@ fn apply_artifact(task: &mut Task, event: TaskArtifactUpdateEvent) -> Applied {
     }
 }
 
-/// Applies one stream item to a task snapshot (see the module docs for the
-/// rules). On error the snapshot is unchanged.
+/// Applies one stream item to a task snapshot, so that a client following
+/// a stream (spec 3.1.2, 3.1.6) or push notifications (spec 4.3.3) holds
+/// the task `GetTask` would return. On error the snapshot is unchanged.
+///
+/// The rules, a pure function of the snapshot and one event:
+///
+/// - `task`: the server's full current state; it replaces the snapshot.
+/// - `statusUpdate`: the status replaces the snapshot's status; when it
+///   carries a message, that message is appended to the history (unless
+///   the history already holds it, so applying an event twice changes
+///   nothing).
+/// - `artifactUpdate` with `append`: its parts extend the artifact with the
+///   same `artifactId` (its name and description, when set, replace the
+///   old ones; metadata keys merge; new extensions are added). Without
+///   `append`: it replaces that artifact. Either way an unknown
+///   `artifactId` adds a new artifact, so a client that joined late still
+///   sees what arrives.
+/// - `message` bound to the task: appended to the history.
+///
+/// An event about another task (or another context) is an error and
+/// leaves the snapshot as it was. The event's own `metadata` describes
+/// the update, not the task, and is not copied into it.
 ///
 /// ```
 /// use a2a_types::{apply, Artifact, StreamResponse, Task, TaskArtifactUpdateEvent, TaskState,
@@ -227,8 +222,17 @@ pub fn apply(task: &mut Task, event: StreamResponse) -> Result<Applied, Reconstr
     }
 }
 
-/// A task followed through a stream, with the completion of its artifacts
-/// (see the module docs).
+/// A task followed through a stream, with the completion of its artifacts.
+///
+/// **Completion of artifacts.** The proto has no field for "this artifact
+/// is complete", and writing one into the task (in metadata, say) would
+/// make the snapshot differ from what `GetTask` returns. So completion is
+/// reported, not stored in the task: [`apply`] returns
+/// [`Applied::Artifact`] with `last_chunk`, and [`TaskSnapshot`] keeps the
+/// set of completed artifact ids beside the task (`TaskSnapshot` itself). An artifact counts as
+/// complete once a chunk with `lastChunk` arrived for it, and every
+/// artifact counts as complete once the task is terminal (the stream ends
+/// there, spec 3.1.2, so nothing more can arrive).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskSnapshot {
     task: Task,

@@ -63,6 +63,8 @@ impl Task {
 
     /// Replaces the status after checking the move against the transition
     /// table ([`TaskState::transition_to`]); on error the task is unchanged.
+    /// A task still in `TASK_STATE_UNSPECIFIED` (as `Task::default()` is)
+    /// cannot move: create it in its first state with [`Task::new`].
     pub fn set_status(&mut self, status: TaskStatus) -> Result<(), InvalidTransition> {
         self.status.state.transition_to(status.state)?;
         self.status = status;

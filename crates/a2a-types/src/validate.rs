@@ -1,33 +1,7 @@
 //! REQUIRED-field validation (spec 5.7), reported as
 //! `google.rpc.BadRequest.fieldViolations` (spec 3.3.2, 9.5, 11.6).
 //!
-//! Decoding fills absent fields with their defaults, so validation judges
-//! the typed value. The rules, one per kind of REQUIRED field, all
-//! applied in this file:
-//!
-//! - **string**: empty is missing. Spec 5.7 asks REQUIRED fields to be
-//!   "present and set", and proto3 cannot tell an absent string from `""`
-//!   (the wire oracle, which looks at JSON keys, accepts `""`; this crate
-//!   follows the spec text). One exception: `ListTasksResponse.nextPageToken`,
-//!   which spec 3.1.4 requires to be `""` on the last page.
-//! - **repeated**: empty is missing ("Arrays marked as required MUST
-//!   contain at least one element", spec 5.7; for parts the description is
-//!   the spec's own, "At least one part is required"). One exception:
-//!   `ListTasksResponse.tasks`, where an empty page is a valid answer.
-//! - **map** (the OAuth flows' `scopes`): never missing; an empty scope
-//!   map is valid OAuth/OpenAPI and proto3 cannot tell it from an absent one.
-//! - **enum**: the `*_UNSPECIFIED` zero value is missing.
-//! - **int32** (`ListTasksResponse.pageSize`, `totalSize`): never missing;
-//!   zero is a valid count.
-//! - **message** held by value: when it equals its default (it was absent,
-//!   `null` or `{}`), the field itself is reported once; otherwise its own
-//!   REQUIRED fields are checked. `AgentCard.capabilities` has no REQUIRED
-//!   field of its own, so it cannot be missing. `OAuth2SecurityScheme.flows`
-//!   is an `Option` (a oneof has no default) and is missing when `None`.
-//!
-//! Nested messages are checked wherever they occur, with their JSON path
-//! (`message.parts`, `tasks[0].status.state`,
-//! `securitySchemes["oauth"].oauth2SecurityScheme.flows`).
+//! The rules are documented on [`Validate`].
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -148,7 +122,35 @@ impl fmt::Display for FieldPath<'_> {
 }
 
 /// Validation of REQUIRED fields (spec 5.7), implemented by every message
-/// of the proto. See the module docs for the rules.
+/// of the proto, reporting every missing field as a [`FieldViolation`].
+///
+/// Decoding fills absent fields with their defaults, so validation judges
+/// the typed value. The rules, one per kind of REQUIRED field (all
+/// applied in one file of the crate, `validate.rs`):
+///
+/// - **string**: empty is missing. Spec 5.7 asks REQUIRED fields to be
+///   "present and set", and proto3 cannot tell an absent string from `""`
+///   (the wire oracle, which looks at JSON keys, accepts `""`; this crate
+///   follows the spec text). One exception: `ListTasksResponse.nextPageToken`,
+///   which spec 3.1.4 requires to be `""` on the last page.
+/// - **repeated**: empty is missing ("Arrays marked as required MUST
+///   contain at least one element", spec 5.7; for parts the description is
+///   the spec's own, "At least one part is required"). One exception:
+///   `ListTasksResponse.tasks`, where an empty page is a valid answer.
+/// - **map** (the OAuth flows' `scopes`): never missing; an empty scope
+///   map is valid OAuth/OpenAPI and proto3 cannot tell it from an absent one.
+/// - **enum**: the `*_UNSPECIFIED` zero value is missing.
+/// - **int32** (`ListTasksResponse.pageSize`, `totalSize`): never missing;
+///   zero is a valid count.
+/// - **message** held by value: when it equals its default (it was absent,
+///   `null` or `{}`), the field itself is reported once; otherwise its own
+///   REQUIRED fields are checked. `AgentCard.capabilities` has no REQUIRED
+///   field of its own, so it cannot be missing. `OAuth2SecurityScheme.flows`
+///   is an `Option` (a oneof has no default) and is missing when `None`.
+///
+/// Nested messages are checked wherever they occur, with their JSON path
+/// (`message.parts`, `tasks[0].status.state`,
+/// `securitySchemes["oauth"].oauth2SecurityScheme.flows`).
 ///
 /// ```
 /// use a2a_types::{FieldViolation, Message, SendMessageRequest, Validate};

@@ -242,6 +242,19 @@ fn input_normalizes_timestamp_offsets_to_utc() {
 }
 
 #[test]
+fn keys_may_use_json_escapes_and_unknown_keys_are_not_inspected() {
+    let m: Message =
+        from_str(r#"{"message\u0049d":"m","r\u006fle":1,"p\u0061rts":[{"te\u0078t":"x"}]}"#)
+            .unwrap();
+    assert_eq!(m, Message::user_text("m", "x"));
+    let m: Message = from_slice(b"{\"messageId\":\"m\",\"\xff\xfe\":1}").unwrap();
+    assert_eq!(m.message_id, "m");
+    // Error paths still name the keys.
+    let err = from_str::<Message>(r#"{"p\u0061rts":[{"media_type":5,"text":"x"}]}"#).unwrap_err();
+    assert_eq!(err.path(), "parts[0].media_type");
+}
+
+#[test]
 fn input_ignores_unknown_fields_everywhere() {
     let t: Task = from_str(
         r#"{"id":"t","kind":"task","status":{"state":"TASK_STATE_COMPLETED","extra":[1,{"a":2}]},
