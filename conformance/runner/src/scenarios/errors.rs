@@ -52,7 +52,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             "3.3.2",
             Must,
             Kind::Wire(BOTH),
-            "invalid parameters answer InvalidParamsError (-32602 / HTTP 400)",
+            "parameters of the wrong type answer InvalidParamsError (-32602 / HTTP 400)",
             invalid_params
         ),
         scenario!(
@@ -151,9 +151,9 @@ async fn push_not_supported(cx: &Ctx<'_>) -> Check {
     expect_wire_error(cx, &reply, ErrorKind::PushNotificationNotSupported).map(drop)
 }
 
-/// A `SendMessage` whose message has no parts (REQUIRED, spec 4.1.4).
-fn partless(cx: &Ctx<'_>) -> Check<crate::wire::Req> {
-    let params = json!({"message": {"messageId": format!("m-{}", cx.nonce()), "role": "ROLE_USER", "parts": []}});
+/// A `SendMessage` whose `message` is not a Message but a number.
+fn wrong_type(cx: &Ctx<'_>) -> Check<crate::wire::Req> {
+    let params = json!({"message": 42});
     let rest = params.clone();
     cx.op("SendMessage", params, |cx| {
         cx.rest_post("/message:send", &rest)
@@ -161,12 +161,12 @@ fn partless(cx: &Ctx<'_>) -> Check<crate::wire::Req> {
 }
 
 async fn invalid_params(cx: &Ctx<'_>) -> Check {
-    let reply = partless(cx)?.send(cx).await?;
+    let reply = wrong_type(cx)?.send(cx).await?;
     expect_wire_error(cx, &reply, ErrorKind::InvalidParams).map(drop)
 }
 
 async fn field_violations(cx: &Ctx<'_>) -> Check {
-    let reply = partless(cx)?.send(cx).await?;
+    let reply = wrong_type(cx)?.send(cx).await?;
     let e = expect_wire_error(cx, &reply, ErrorKind::InvalidParams)?;
     let fields: Vec<&str> = e
         .details
@@ -177,8 +177,8 @@ async fn field_violations(cx: &Ctx<'_>) -> Check {
         .filter_map(|v| v.get("field").and_then(Value::as_str))
         .collect();
     ensure(
-        fields.iter().any(|f| f.contains("parts")),
-        "a google.rpc.BadRequest field violation naming message.parts",
+        fields.iter().any(|f| f.contains("message")),
+        "a google.rpc.BadRequest field violation naming `message`",
         format!("fields {fields:?}"),
     )
 }
@@ -187,7 +187,7 @@ async fn typed_details(cx: &Ctx<'_>) -> Check {
     let mut checked = 0;
     for reply in [
         get_req(cx, &unknown(cx))?.send(cx).await?,
-        partless(cx)?.send(cx).await?,
+        wrong_type(cx)?.send(cx).await?,
     ] {
         let e = wire_error(cx, &reply)?;
         let key = if cx.binding() == Binding::JsonRpc {

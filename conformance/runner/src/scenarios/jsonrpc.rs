@@ -112,7 +112,7 @@ async fn invalid_params(cx: &Ctx<'_>) -> Check {
     for params in [
         json!({"id": 42}),
         json!({"id": {"nested": true}}),
-        json!("not an object"),
+        json!({"id": ["a"]}),
     ] {
         let reply = cx.rpc("GetTask", params.clone())?.send(cx).await?;
         let (code, _) = error_code(&reply)?;

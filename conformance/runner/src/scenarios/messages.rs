@@ -70,10 +70,10 @@ pub(crate) fn list() -> Vec<Scenario> {
         ),
         scenario!(
             "send.invalid-message",
-            "3.3.2",
-            Must,
+            "5.7",
+            Should,
             Kind::Behaviour,
-            "a message without parts is refused with InvalidParamsError",
+            "a message without parts (REQUIRED) is refused with InvalidParamsError",
             invalid_message
         ),
         scenario!(

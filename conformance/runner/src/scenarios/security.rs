@@ -237,10 +237,12 @@ async fn extended_requires_auth(cx: &Ctx<'_>) -> Check {
         .await?;
     match got {
         Err(e)
+            // The JSON-RPC code of an authentication error is the agent's
+            // choice (3.3.2: "JSON-RPC custom error"); its HTTP status is not.
             if matches!(
                 e.kind(),
                 ErrorKind::Unauthenticated | ErrorKind::PermissionDenied
-            ) =>
+            ) || matches!(e.http_status(), 401 | 403) =>
         {
             cx.note("refused");
             Ok(())

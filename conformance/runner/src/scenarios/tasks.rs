@@ -206,16 +206,19 @@ async fn get_unknown(cx: &Ctx<'_>) -> Check {
     Ok(())
 }
 
-/// An input-required task with at least two history messages.
+/// A two-turn task (`input`, then an answer): at least two messages of
+/// history.
 async fn task_with_history(cx: &Ctx<'_>) -> Check<Task> {
     cx.contract().await?;
     let task = cx.send_task("input").await?;
+    let answer = cx.follow_up(&task.id, &task.context_id, "more");
+    cx.send_task_with(SendMessageRequest::new(answer)).await?;
     let full = cx.get(&task.id, None).await?;
     if full.history.len() < 2 {
-        return Err(skip(format!(
-            "needs a task with two history messages; `input` has {}",
-            full.history.len()
-        )));
+        return Err(fail(
+            "two history messages after two turns",
+            format!("{}", full.history.len()),
+        ));
     }
     Ok(full)
 }
