@@ -156,3 +156,51 @@ async fn an_undeclared_binding_is_a_failure() {
     assert_eq!(notice.outcome, Outcome::Fail);
     assert!(notice.detail.contains("JSONRPC"), "{}", notice.detail);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_required_extension_is_enforced() {
+    use std::sync::Arc;
+
+    use a2a_conformance::{ServerClient, Target};
+    use a2a_reference_agent::{AgentConfig, RecordingPushSender, ReferenceAgent};
+    use a2a_transport::{A2aServer, ServerConfig};
+    use a2a_types::{AgentExtension, AgentInterface};
+
+    const URI: &str = "https://example.com/extensions/required/v1";
+    let base = "http://ext.a2a.test";
+    let config = AgentConfig::default().with_interfaces(vec![
+        AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
+        AgentInterface::new(base, "HTTP+JSON", "1.0"),
+    ]);
+    let agent = ReferenceAgent::new(config, Arc::new(RecordingPushSender::new()));
+    let mut card = agent.agent_card().clone();
+    card.capabilities.extensions.push(AgentExtension {
+        uri: URI.into(),
+        required: true,
+        ..Default::default()
+    });
+    let server = A2aServer::new(agent, card.clone(), ServerConfig::new()).unwrap();
+    let mut target = Target::new(
+        "extension agent",
+        base,
+        Arc::new(ServerClient::new(Arc::new(server))),
+        card,
+    );
+    target.timing = Timing::FAST;
+    let mut caller = Caller::default();
+    caller
+        .headers
+        .insert("a2a-extensions", URI.parse().unwrap());
+    target.callers = vec![caller];
+    let options = RunOptions {
+        only: vec!["capability.required-extension".into(), "get.".into()],
+        ..RunOptions::default()
+    };
+    let report = run(target, &scenarios::all(), &options).await;
+    assert_eq!(report.totals.failed, 0, "{}", report.table());
+    assert!(report
+        .results
+        .iter()
+        .filter(|r| r.scenario == "capability.required-extension")
+        .all(|r| r.outcome == Outcome::Pass));
+}

@@ -72,6 +72,14 @@ pub(crate) fn list() -> Vec<Scenario> {
             typed_details
         ),
         scenario!(
+            "capability.required-extension",
+            "3.3.4",
+            Must,
+            Kind::Wire(BOTH),
+            "a request not declaring a required extension answers ExtensionSupportRequiredError",
+            required_extension
+        ),
+        scenario!(
             "version.unsupported",
             "3.6.2",
             Must,
@@ -218,6 +226,34 @@ async fn typed_details(cx: &Ctx<'_>) -> Check {
         return Err(skip("the errors carried no details to check"));
     }
     Ok(())
+}
+
+async fn required_extension(cx: &Ctx<'_>) -> Check {
+    let Some(ext) = cx
+        .card()
+        .capabilities
+        .extensions
+        .iter()
+        .find(|e| e.required)
+    else {
+        return Err(skip("the card declares no required extension"));
+    };
+    let uri = ext.uri.clone();
+    let reply = get_req(cx, &unknown(cx))?
+        .without("a2a-extensions")
+        .send(cx)
+        .await?;
+    expect_wire_error(cx, &reply, ErrorKind::ExtensionSupportRequired).map_err(|e| match e {
+        crate::Stop::Fail { expected, got } => {
+            crate::fail(format!("{expected} (the card requires {uri})"), got)
+        }
+        other => other,
+    })?;
+    let reply = get_req(cx, &unknown(cx))?
+        .header("a2a-extensions", &uri)
+        .send(cx)
+        .await?;
+    expect_wire_error(cx, &reply, ErrorKind::TaskNotFound).map(drop)
 }
 
 fn versioned(cx: &Ctx<'_>, version: Option<&str>) -> Check<crate::wire::Req> {
