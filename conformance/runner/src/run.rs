@@ -264,3 +264,55 @@ fn reason(detail: &str) -> String {
         format!(" ({detail})")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::Ctx;
+    use crate::scenario::Check;
+
+    async fn body(_: &Ctx<'_>) -> Check {
+        Ok(())
+    }
+
+    fn done(index: usize, binding: Binding, outcome: Outcome, notes: &[&str]) -> Done {
+        let s = crate::scenario!("x.y", "3.1", Must, Kind::Behaviour, "t", body);
+        Done {
+            index,
+            record: record(s, binding, outcome, String::new(), 0),
+            notes: notes.iter().map(|n| (*n).to_owned()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_binding_that_differs_fails() {
+        let s = crate::scenario!("x.y", "3.1", Must, Kind::Behaviour, "t", body);
+        let jobs = [
+            (s, Binding::InProcess),
+            (s, Binding::JsonRpc),
+            (s, Binding::HttpJson),
+        ];
+        let mut d = vec![
+            done(0, Binding::InProcess, Outcome::Pass, &["COMPLETED"]),
+            done(1, Binding::JsonRpc, Outcome::Pass, &["COMPLETED"]),
+            done(2, Binding::HttpJson, Outcome::Pass, &["WORKING"]),
+        ];
+        equivalence(&jobs, &mut d);
+        assert_eq!(d[1].record.outcome, Outcome::Pass);
+        assert_eq!(d[2].record.outcome, Outcome::Fail);
+        assert!(
+            d[2].record.detail.contains("binding equivalence"),
+            "{}",
+            d[2].record.detail
+        );
+
+        let mut d = vec![
+            done(0, Binding::InProcess, Outcome::Pass, &[]),
+            done(1, Binding::JsonRpc, Outcome::Skip, &[]),
+            done(2, Binding::HttpJson, Outcome::Pass, &[]),
+        ];
+        equivalence(&jobs, &mut d);
+        assert_eq!(d[1].record.outcome, Outcome::Fail);
+        assert_eq!(d[2].record.outcome, Outcome::Pass);
+    }
+}

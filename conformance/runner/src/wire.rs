@@ -8,7 +8,7 @@ use std::pin::Pin;
 use a2a_transport::{ResponseBody, AGENT_CARD_PATH};
 use bytes::{Bytes, BytesMut};
 use futures_core::Stream;
-use http::header::{HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
+use http::header::{HeaderName, HeaderValue, CONTENT_TYPE};
 use http::{HeaderMap, Method, StatusCode};
 use serde_json::{json, Value};
 
@@ -349,9 +349,4 @@ impl Ctx<'_> {
             _ => rest(self),
         }
     }
-}
-
-/// `application/json` with the `Accept` a client sends.
-pub fn accepts_json(req: Req) -> Req {
-    req.header(ACCEPT.as_str(), "application/json")
 }
