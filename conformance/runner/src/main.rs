@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use a2a_conformance::{
-    run, scenarios, Binding, Caller, Embedded, Outcome, Progress, Remote, RunOptions,
+    run, scenarios, serve_webhook, Binding, Caller, Embedded, Outcome, Progress, Remote,
+    RunOptions, Webhook,
 };
 
 const USAGE: &str = "\
@@ -24,6 +25,8 @@ HTTP+JSON) and in process, and runs every scenario against it.
   --bearer <token>        send `Authorization: Bearer <token>` (repeat it: the second token is
                           another caller, for the authorization scoping scenarios)
   --header 'Name: value'  send this header with the main caller's requests (repeatable)
+  --webhook <ip:port>     listen there for push notifications, so that the push delivery
+                          scenarios can run against a live agent that can reach it
   --contract              the agent follows the reference agent's message-text contract: a
                           failed contract probe fails instead of skipping
   --only <pattern>        run only scenarios whose id contains <pattern>, or whose section
@@ -44,6 +47,7 @@ struct Options {
     bearers: Vec<String>,
     headers: Vec<(String, String)>,
     contract: bool,
+    webhook: Option<std::net::SocketAddr>,
     only: Vec<String>,
     json: Option<String>,
     jobs: Option<usize>,
@@ -97,6 +101,13 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
                 o.headers.push((name, v));
             }
             "--contract" => o.contract = true,
+            "--webhook" => {
+                let v = value("--webhook")?;
+                o.webhook = Some(
+                    v.parse()
+                        .map_err(|_| format!("--webhook {v:?}: expected ip:port"))?,
+                );
+            }
             "--only" => o.only.push(value("--only")?),
             "--json" => o.json = Some(value("--json")?),
             "--jobs" => {
@@ -119,6 +130,23 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
         return Err("--binding, --bearer, --header and --contract need --url".into());
     }
     Ok(Parsed::Run(o))
+}
+
+/// What runs beside the suite and stops with it.
+enum Running {
+    /// The embedded agent's servers.
+    Embedded(a2a_conformance::Running),
+    /// The webhook receiver for a live agent.
+    Webhook(tokio::task::JoinHandle<()>),
+}
+
+impl Running {
+    fn stop(self) {
+        match self {
+            Running::Embedded(servers) => drop(servers),
+            Running::Webhook(receiver) => receiver.abort(),
+        }
+    }
 }
 
 fn callers(o: &Options) -> Vec<Caller> {
@@ -196,7 +224,7 @@ fn main() -> ExitCode {
     runtime.block_on(async move {
         let (target, running) = match &options.url {
             None => match Embedded::default().on_loopback().await {
-                Ok((t, r)) => (t, Some(r)),
+                Ok((t, r)) => (t, Some(Running::Embedded(r))),
                 Err(e) => {
                     eprintln!("a2a-conformance: cannot start the embedded agent on loopback: {e}");
                     return ExitCode::FAILURE;
@@ -207,7 +235,25 @@ fn main() -> ExitCode {
                 remote.bindings = options.bindings.clone();
                 remote.callers = callers(&options);
                 remote.expects_contract = options.contract;
-                (remote.connect().await, None)
+                let mut target = remote.connect().await;
+                let mut receiver = None;
+                if let Some(addr) = options.webhook {
+                    match tokio::net::TcpListener::bind(addr)
+                        .await
+                        .and_then(|l| Ok((l.local_addr()?, l)))
+                    {
+                        Ok((bound, listener)) => {
+                            let webhook = Webhook::new(format!("http://{bound}/hooks"));
+                            receiver = Some(serve_webhook(listener, webhook.clone()));
+                            target.webhook = Some(webhook);
+                        }
+                        Err(e) => {
+                            eprintln!("a2a-conformance: cannot listen for webhooks on {addr}: {e}");
+                            return ExitCode::FAILURE;
+                        }
+                    }
+                }
+                (target, receiver.map(Running::Webhook))
             }
         };
         eprintln!(
@@ -221,7 +267,9 @@ fn main() -> ExitCode {
         };
         let all = scenarios::all();
         let report = run(target, &all, &run_options).await;
-        drop(running);
+        if let Some(running) = running {
+            running.stop();
+        }
         print!("{}", report.table());
         if let Some(path) = &options.json {
             let written = serde_json::to_vec_pretty(&report)
@@ -268,6 +316,8 @@ mod tests {
             "--jobs",
             "2",
             "--contract",
+            "--webhook",
+            "127.0.0.1:0",
         ]) else {
             panic!("parse failed")
         };
@@ -279,6 +329,7 @@ mod tests {
         assert_eq!(c[0].headers["x-api-key"], "k");
         assert!(c[1].headers.get("x-api-key").is_none());
         assert_eq!((o.jobs, o.contract), (Some(2), true));
+        assert_eq!(o.webhook, Some("127.0.0.1:0".parse().unwrap()));
         assert!(matches!(args(&["--help"]), Ok(Parsed::Help)));
         for bad in [
             &["--binding", "grpc", "--url", "x"][..],

@@ -33,7 +33,9 @@ pub(crate) fn list() -> Vec<Scenario> {
         scenario!("capability.push", "3.3.4", Must, Kind::Behaviour,
             "without capabilities.pushNotifications, config operations answer PushNotificationNotSupportedError", push_gate),
         scenario!("push.delivery", "4.3.3", Must, Kind::Behaviour,
-            "updates are POSTed to the webhook as application/a2a+json StreamResponses, in order", delivery),
+            "updates are POSTed to the webhook as StreamResponses, in order", delivery),
+        scenario!("push.media-type", "4.3.3", Should, Kind::Behaviour,
+            "webhook requests are application/a2a+json", media_type),
         scenario!("push.credentials", "13.2", Must, Kind::Behaviour,
             "webhook requests carry the config's authentication credentials", credentials),
         scenario!("push.inline-config", "3.2.2", Should, Kind::Behaviour,
@@ -325,8 +327,8 @@ fn state_of(item: &StreamResponse) -> Option<TaskState> {
     }
 }
 
-/// Checks each delivery (4.3.3): a POST of `application/a2a+json` whose
-/// body is a StreamResponse about `task_id`; answers the decoded bodies.
+/// Checks each delivery (4.3.3): a POST whose body is a StreamResponse
+/// about `task_id`; answers the decoded bodies.
 fn check_deliveries(deliveries: &[Delivery], task_id: &str) -> Check<Vec<StreamResponse>> {
     let mut items = Vec::new();
     for (i, d) in deliveries.iter().enumerate() {
@@ -334,12 +336,6 @@ fn check_deliveries(deliveries: &[Delivery], task_id: &str) -> Check<Vec<StreamR
             d.method == http::Method::POST,
             "each notification POSTed",
             format!("#{i}: {}", d.method),
-        )?;
-        let ct = crate::wire::media_type(&d.headers);
-        ensure(
-            ct == "application/a2a+json",
-            "Content-Type application/a2a+json",
-            format!("#{i}: {ct:?}"),
         )?;
         let item: StreamResponse = a2a_types::from_slice(&d.body).map_err(|e| {
             fail(
@@ -448,6 +444,20 @@ async fn delivery(cx: &Ctx<'_>) -> Check {
     let items = check_deliveries(&got, &task_id)?;
     check_order(&items)?;
     cx.note("delivered in order");
+    Ok(())
+}
+
+async fn media_type(cx: &Ctx<'_>) -> Check {
+    let (got, _, _) = deliver(cx).await?;
+    for (i, d) in got.iter().enumerate() {
+        let ct = crate::wire::media_type(&d.headers);
+        ensure(
+            ct == "application/a2a+json",
+            "Content-Type application/a2a+json",
+            format!("#{i}: {ct:?}"),
+        )?;
+    }
+    cx.note("a2a+json");
     Ok(())
 }
 

@@ -314,7 +314,11 @@ async fn query_timestamp(cx: &Ctx<'_>) -> Check {
 }
 
 async fn query_history(cx: &Ctx<'_>) -> Check {
-    let (_, waiting, _) = two_tasks(cx).await?;
+    let (_, waiting, context) = two_tasks(cx).await?;
+    // A second turn: the task then has at least two history messages.
+    let body = json!({"message": {"messageId": format!("m-{}", cx.nonce()), "taskId": waiting,
+        "contextId": context, "role": "ROLE_USER", "parts": [{"text": "more"}]}});
+    wire_result(cx, &cx.rest_post("/message:send", &body)?.send(cx).await?)?;
     let full = wire_result(
         cx,
         &cx.rest(Method::GET, &format!("/tasks/{}", pct(&waiting)))?
@@ -325,11 +329,7 @@ async fn query_history(cx: &Ctx<'_>) -> Check {
         .get("history")
         .and_then(Value::as_array)
         .map_or(0, Vec::len);
-    if n < 2 {
-        return Err(skip(format!(
-            "needs a task with two history messages; it has {n}"
-        )));
-    }
+    ensure(n >= 2, "two history messages after two turns", n)?;
     let one = wire_result(
         cx,
         &cx.rest(
