@@ -238,25 +238,19 @@ impl Embedded {
             target,
             Running {
                 stop: Some(stop),
-                tasks: vec![server_task_handle(server_task), receiver],
+                server: server_task,
+                receiver,
             },
         ))
     }
-}
-
-fn server_task_handle(
-    task: tokio::task::JoinHandle<std::io::Result<()>>,
-) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let _ = task.await;
-    })
 }
 
 /// The embedded agent's servers; dropping this stops them.
 #[derive(Debug)]
 pub struct Running {
     stop: Option<oneshot::Sender<()>>,
-    tasks: Vec<tokio::task::JoinHandle<()>>,
+    server: tokio::task::JoinHandle<std::io::Result<()>>,
+    receiver: tokio::task::JoinHandle<()>,
 }
 
 impl Drop for Running {
@@ -264,9 +258,8 @@ impl Drop for Running {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
-        for t in &self.tasks {
-            t.abort();
-        }
+        self.server.abort();
+        self.receiver.abort();
     }
 }
 

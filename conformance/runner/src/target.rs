@@ -159,8 +159,8 @@ impl Target {
     }
 }
 
-/// The first interface of `card` for `binding` at version 1.x... of
-/// `Major.Minor` 1.0, patch ignored (spec 3.6).
+/// The first interface of `card` for `binding` at protocol version 1.0
+/// (`Major.Minor`; a patch is ignored, spec 3.6).
 pub(crate) fn interface_of(card: &AgentCard, binding: Binding) -> Option<&AgentInterface> {
     let want = binding.transport()?;
     card.supported_interfaces.iter().find(|i| {

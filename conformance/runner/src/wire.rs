@@ -95,6 +95,30 @@ impl StreamReply {
         media_type(&self.headers)
     }
 
+    /// The events of a successful stream (spec 9.4.2, 11.7): a 200
+    /// `text/event-stream` answer that ended, each event's data one JSON
+    /// value.
+    pub fn sse_events(&self) -> Check<Vec<Value>> {
+        let status = self.status.as_u16();
+        if status != 200 || self.media_type() != "text/event-stream" {
+            return Err(fail(
+                "HTTP 200 with Content-Type text/event-stream",
+                format!(
+                    "HTTP {status} ({}) {}",
+                    self.media_type(),
+                    abbreviate(&String::from_utf8_lossy(&self.body))
+                ),
+            ));
+        }
+        if !self.closed {
+            return Err(fail(
+                "the stream to end after the final event",
+                "still open",
+            ));
+        }
+        self.json_events()
+    }
+
     /// Each event's data as JSON, or a failure naming the event.
     pub fn json_events(&self) -> Check<Vec<Value>> {
         self.events

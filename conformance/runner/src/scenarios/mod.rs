@@ -219,6 +219,33 @@ pub(crate) fn wire_result(cx: &Ctx<'_>, reply: &Reply) -> Check<Value> {
     }
 }
 
+/// Checks the items of a stream (spec 3.1.2): each a StreamResponse with
+/// exactly one member, the first a Task or a Message.
+pub(crate) fn check_stream_items(items: &[Value]) -> Check {
+    for (i, item) in items.iter().enumerate() {
+        let members = ["task", "message", "statusUpdate", "artifactUpdate"]
+            .iter()
+            .filter(|k| item.get(**k).is_some())
+            .count();
+        if members != 1 {
+            return Err(fail(
+                "each event a StreamResponse with one member",
+                format!("event {i}: {}", crate::abbreviate(&item.to_string())),
+            ));
+        }
+    }
+    let first = items
+        .first()
+        .ok_or_else(|| fail("at least one event", "none"))?;
+    if first.get("task").is_none() && first.get("message").is_none() {
+        return Err(fail(
+            "a Task or a Message first",
+            crate::abbreviate(&first.to_string()),
+        ));
+    }
+    Ok(())
+}
+
 /// `SendMessage` of a user message with `text`.
 pub(crate) fn send_req(cx: &Ctx<'_>, text: &str, configuration: Value) -> Check<Req> {
     let params = json!({

@@ -6,8 +6,8 @@ use std::time::Duration;
 use a2a_types::{
     AuthenticationInfo, DeleteTaskPushNotificationConfigRequest, ErrorKind,
     GetTaskPushNotificationConfigRequest, ListTaskPushNotificationConfigsRequest,
-    SendMessageConfiguration, SendMessageRequest, StreamResponse, Task, TaskPushNotificationConfig,
-    TaskState,
+    ListTaskPushNotificationConfigsResponse, SendMessageConfiguration, SendMessageRequest,
+    StreamResponse, Task, TaskPushNotificationConfig, TaskState,
 };
 
 use crate::context::{describe_error, expect_error, state_name, Ctx};
@@ -158,25 +158,29 @@ async fn get_missing(cx: &Ctx<'_>) -> Check {
     }
 }
 
+/// `ListTaskPushNotificationConfigs` of `task_id`, expected to succeed.
+async fn configs_of(cx: &Ctx<'_>, task_id: &str) -> Check<ListTaskPushNotificationConfigsResponse> {
+    cx.within(cx.svc().list_task_push_notification_configs(
+        &cx.cx(),
+        ListTaskPushNotificationConfigsRequest {
+            task_id: task_id.to_owned(),
+            ..Default::default()
+        },
+    ))
+    .await?
+    .map_err(|e| {
+        fail(
+            "ListTaskPushNotificationConfigs to succeed",
+            describe_error(&e),
+        )
+    })
+}
+
 async fn list_configs(cx: &Ctx<'_>) -> Check {
     let task = parked_task(cx).await?;
     let a = create_config(cx, &task, &unreachable_hook(cx), "a").await?;
     let b = create_config(cx, &task, &unreachable_hook(cx), "b").await?;
-    let listed = cx
-        .within(cx.svc().list_task_push_notification_configs(
-            &cx.cx(),
-            ListTaskPushNotificationConfigsRequest {
-                task_id: task.id.clone(),
-                ..Default::default()
-            },
-        ))
-        .await?
-        .map_err(|e| {
-            fail(
-                "ListTaskPushNotificationConfigs to succeed",
-                describe_error(&e),
-            )
-        })?;
+    let listed = configs_of(cx, &task.id).await?;
     let ids: Vec<&str> = listed.configs.iter().map(|c| c.id.as_str()).collect();
     ensure(
         ids.contains(&a.id.as_str()) && ids.contains(&b.id.as_str()),
@@ -229,21 +233,7 @@ async fn delete(cx: &Ctx<'_>) -> Check {
         "the deleted config to be gone",
         format!("{got:?}"),
     )?;
-    let listed = cx
-        .within(cx.svc().list_task_push_notification_configs(
-            &cx.cx(),
-            ListTaskPushNotificationConfigsRequest {
-                task_id: task.id.clone(),
-                ..Default::default()
-            },
-        ))
-        .await?
-        .map_err(|e| {
-            fail(
-                "ListTaskPushNotificationConfigs to succeed",
-                describe_error(&e),
-            )
-        })?;
+    let listed = configs_of(cx, &task.id).await?;
     ensure(
         listed.configs.iter().all(|c| c.id != made.id),
         "the deleted config not listed",

@@ -9,7 +9,9 @@ use serde_json::{json, Value};
 use crate::context::Ctx;
 use crate::scenario;
 use crate::scenario::{ensure, fail, skip, Check, Kind, Scenario, REST};
-use crate::scenarios::{expect_wire_error, needs_streaming, pct, send_req, str_at, wire_result};
+use crate::scenarios::{
+    check_stream_items, expect_wire_error, needs_streaming, pct, send_req, str_at, wire_result,
+};
 use crate::wire::Req;
 
 pub(crate) fn list() -> Vec<Scenario> {
@@ -405,43 +407,17 @@ async fn error_body(cx: &Ctx<'_>) -> Check {
 async fn sse(cx: &Ctx<'_>) -> Check {
     needs_streaming(cx)?;
     let body = json!({"message": {"messageId": format!("m-{}", cx.nonce()), "role": "ROLE_USER", "parts": [{"text": "stream 2"}]}});
-    let reply = cx.rest_post("/message:stream", &body)?.stream(cx).await?;
-    ensure(
-        reply.status.as_u16() == 200,
-        "HTTP 200",
-        format!("HTTP {}", reply.status.as_u16()),
-    )?;
-    ensure(
-        reply.media_type() == "text/event-stream",
-        "Content-Type text/event-stream",
-        format!("{:?}", reply.media_type()),
-    )?;
-    ensure(
-        reply.closed,
-        "the stream to end after the final event",
-        "still open",
-    )?;
-    let events = reply.json_events()?;
-    ensure(!events.is_empty(), "at least one event", "none")?;
+    let events = cx
+        .rest_post("/message:stream", &body)?
+        .stream(cx)
+        .await?
+        .sse_events()?;
     for (i, e) in events.iter().enumerate() {
         ensure(
             e.get("jsonrpc").is_none(),
             "StreamResponse objects, not JSON-RPC envelopes",
-            format!("event {i}: {e}"),
-        )?;
-        let members = ["task", "message", "statusUpdate", "artifactUpdate"]
-            .iter()
-            .filter(|k| e.get(**k).is_some())
-            .count();
-        ensure(
-            members == 1,
-            "each event a StreamResponse with one member",
             format!("event {i}: {}", crate::abbreviate(&e.to_string())),
         )?;
     }
-    ensure(
-        events[0].get("task").is_some() || events[0].get("message").is_some(),
-        "a Task or a Message first",
-        crate::abbreviate(&events[0].to_string()),
-    )
+    check_stream_items(&events)
 }

@@ -578,23 +578,23 @@ async fn page_size_bounds(cx: &Ctx<'_>) -> Check {
     Ok(())
 }
 
+/// `CancelTask` of `id`, within the call timeout.
+async fn cancel(cx: &Ctx<'_>, id: &str) -> Check<Result<Task, a2a_types::A2aError>> {
+    cx.within(cx.svc().cancel_task(&cx.cx(), CancelTaskRequest::new(id)))
+        .await
+}
+
 async fn cancel_working(cx: &Ctx<'_>) -> Check {
     cx.contract().await?;
     let task = cx
         .start_task(&format!("slow {}", cx.timing().slow_ms() * 3))
         .await?;
-    let canceled = cx
-        .within(
-            cx.svc()
-                .cancel_task(&cx.cx(), CancelTaskRequest::new(&task.id)),
+    let canceled = cancel(cx, &task.id).await?.map_err(|e| {
+        fail(
+            "CancelTask of a working task to succeed",
+            crate::describe_error(&e),
         )
-        .await?
-        .map_err(|e| {
-            fail(
-                "CancelTask of a working task to succeed",
-                crate::describe_error(&e),
-            )
-        })?;
+    })?;
     ensure(
         canceled.status.state == TaskState::Canceled,
         "the task answered CANCELED",
@@ -615,23 +615,13 @@ async fn cancel_idempotent(cx: &Ctx<'_>) -> Check {
     let task = cx
         .start_task(&format!("slow {}", cx.timing().slow_ms() * 3))
         .await?;
-    let first = cx
-        .within(
-            cx.svc()
-                .cancel_task(&cx.cx(), CancelTaskRequest::new(&task.id)),
-        )
-        .await?;
+    let first = cancel(cx, &task.id).await?;
     ensure(
         first.is_ok(),
         "the first cancel to succeed",
         format!("{first:?}"),
     )?;
-    let again = cx
-        .within(
-            cx.svc()
-                .cancel_task(&cx.cx(), CancelTaskRequest::new(&task.id)),
-        )
-        .await?;
+    let again = cancel(cx, &task.id).await?;
     match &again {
         Ok(t) => ensure(
             t.status.state == TaskState::Canceled,
@@ -667,12 +657,7 @@ async fn cancel_idempotent(cx: &Ctx<'_>) -> Check {
 async fn cancel_terminal(cx: &Ctx<'_>) -> Check {
     cx.contract().await?;
     let task = cx.send_task("echo finished").await?;
-    let got = cx
-        .within(
-            cx.svc()
-                .cancel_task(&cx.cx(), CancelTaskRequest::new(&task.id)),
-        )
-        .await?;
+    let got = cancel(cx, &task.id).await?;
     let e = expect_error(got, ErrorKind::TaskNotCancelable, "for a COMPLETED task")?;
     cx.note(e.kind().name());
     Ok(())
