@@ -29,6 +29,9 @@ USAGE: a2a-reference-agent [OPTIONS]
                          SSRF rules would refuse (repeatable), e.g. 127.0.0.0/8
   --max-tasks <n>        tasks kept in memory (default 10000)
   --task-ttl <secs>      seconds a task is kept after its creation (default 3600)
+  --max-stream-events <n>
+                         events one task keeps for streams that have not read them
+                         (default 256); a stream further behind gets a Task snapshot
   --keep-alive <secs>    SSE keep-alive comment interval (default 15)
   --quiet                no request log
   -h, --help             this text
@@ -53,6 +56,8 @@ pub struct Options {
     pub max_tasks: usize,
     /// `--task-ttl`.
     pub task_ttl: Duration,
+    /// `--max-stream-events` ([`Limits::max_events_per_task`](crate::Limits::max_events_per_task)).
+    pub max_stream_events: usize,
     /// `--keep-alive`.
     pub keep_alive: Duration,
     /// Not `--quiet`.
@@ -69,6 +74,7 @@ impl Default for Options {
             push_allow: Vec::new(),
             max_tasks: 10_000,
             task_ttl: Duration::from_secs(3600),
+            max_stream_events: 256,
             keep_alive: Duration::from_secs(15),
             log: true,
         }
@@ -132,6 +138,10 @@ impl Options {
                 "--task-ttl" => {
                     o.task_ttl = Duration::from_secs(number("--task-ttl", &value("--task-ttl")?)?)
                 }
+                "--max-stream-events" => {
+                    o.max_stream_events =
+                        number("--max-stream-events", &value("--max-stream-events")?)?
+                }
                 "--keep-alive" => {
                     o.keep_alive =
                         Duration::from_secs(number("--keep-alive", &value("--keep-alive")?)?)
@@ -145,6 +155,9 @@ impl Options {
         }
         if o.max_tasks == 0 {
             return Err("--max-tasks must be at least 1".to_owned());
+        }
+        if o.max_stream_events == 0 {
+            return Err("--max-stream-events must be at least 1".to_owned());
         }
         Ok(Parsed::Run(o))
     }
@@ -189,6 +202,7 @@ impl Options {
             .with_push_allowlist(self.allowlist());
         config.limits.max_tasks = self.max_tasks;
         config.limits.task_ttl = self.task_ttl;
+        config.limits.max_events_per_task = self.max_stream_events;
         let mut server_config = ServerConfig::new();
         if !self.bearer_tokens.is_empty() {
             config = config.with_bearer_scheme("bearer");
@@ -272,6 +286,8 @@ mod tests {
             "60",
             "--keep-alive",
             "2",
+            "--max-stream-events",
+            "20000",
         ]);
         assert_eq!(o.listen, "0.0.0.0:9000".parse().unwrap());
         assert_eq!(o.bearer_tokens, ["t1", "t2"]);
@@ -280,6 +296,16 @@ mod tests {
         assert_eq!(
             (o.max_tasks, o.task_ttl, o.keep_alive),
             (5, Duration::from_secs(60), Duration::from_secs(2))
+        );
+        assert_eq!(o.max_stream_events, 20_000);
+        assert_eq!(
+            o.server(o.listen)
+                .unwrap()
+                .service()
+                .config()
+                .limits
+                .max_events_per_task,
+            20_000
         );
         assert!(o.allowlist().allows_ip("127.0.0.1".parse().unwrap()));
         assert_eq!(
@@ -302,6 +328,7 @@ mod tests {
             (&["--push-allow", "10.0.0.1/8"][..], "--push-allow"),
             (&["--bearer", ""][..], "--bearer"),
             (&["--max-tasks", "0"][..], "--max-tasks"),
+            (&["--max-stream-events", "0"][..], "--max-stream-events"),
             (&["--frobnicate"][..], "unknown argument"),
         ] {
             let err = parse(args).unwrap_err();

@@ -152,8 +152,13 @@ impl Worker {
         self.entry.add_artifact(artifact, false, false)
     }
 
-    /// Waits `d` in steps, stopping early when the task is finished.
+    /// Waits `d` in steps, stopping early when the task is finished. A zero
+    /// wait still yields to the runtime, so a burst of chunks (`stream n 0`)
+    /// lets its subscribers' streams run instead of holding the thread.
     async fn pause(&self, d: Duration) -> Result<(), Gone> {
+        if d.is_zero() {
+            tokio::task::yield_now().await;
+        }
         let mut left = d;
         while !left.is_zero() {
             if self.entry.is_finished() {
