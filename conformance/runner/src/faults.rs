@@ -87,6 +87,7 @@ faults! {
     "events-out-of-order", Service(EventsOutOfOrder), "swaps the second and third events of every stream";
     "stream-without-task", Service(NoInitialTask), "drops the Task that should start a stream";
     "stream-never-closes", Service(StreamNeverCloses), "keeps streams open after the final event";
+    "stream-buffered", Service(StreamBuffered), "sends a stream's events only once the task has finished";
     "streaming-refused", Service(StreamingRefused), "declares streaming but refuses to stream";
     "push-refused", Service(PushRefused), "declares push notifications but refuses configs";
     "other-callers-tasks-visible", Service(ScopeIgnored), "ignores who is calling: every task is everyone's";
@@ -134,6 +135,7 @@ enum ServiceFault {
     EventsOutOfOrder,
     NoInitialTask,
     StreamNeverCloses,
+    StreamBuffered,
     StreamingRefused,
     PushRefused,
     ScopeIgnored,
@@ -223,6 +225,7 @@ impl FaultyService {
                 (events, false)
             }),
             ServiceFault::StreamNeverCloses => rework(stream, |events| (events, true)),
+            ServiceFault::StreamBuffered => rework(stream, |events| (events, false)),
             _ => stream,
         }
     }

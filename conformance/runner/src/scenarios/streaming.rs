@@ -29,6 +29,14 @@ pub(crate) fn list() -> Vec<Scenario> {
             message_only
         ),
         scenario!(
+            "stream.immediate-feedback",
+            "3.1.2",
+            Must,
+            Kind::Behaviour,
+            "the first event arrives while the task is still working",
+            immediate_feedback
+        ),
+        scenario!(
             "stream.closes-on-terminal",
             "3.1.2",
             Must,
@@ -156,6 +164,29 @@ async fn message_only(cx: &Ctx<'_>) -> Check {
             describe_events(&events),
         )),
     }
+}
+
+async fn immediate_feedback(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    cx.contract().await?;
+    let slow = cx.timing().slow * 2;
+    let started = std::time::Instant::now();
+    let mut stream = cx
+        .stream(SendMessageRequest::new(
+            cx.msg(&format!("slow {}", slow.as_millis())),
+        ))
+        .await?;
+    let first = cx.next(&mut stream).await?;
+    let took = started.elapsed();
+    ensure(first.is_some(), "a first event", "the end of the stream")?;
+    ensure(
+        took < slow / 2,
+        format!("the first event well before the work ends ({slow:?})"),
+        format!("it after {took:?}"),
+    )?;
+    drop(stream);
+    cx.note("early");
+    Ok(())
 }
 
 async fn closes_on_terminal(cx: &Ctx<'_>) -> Check {
