@@ -249,7 +249,8 @@ if [ "$MODE" = rust ] || [ "$MODE" = all ]; then
     for peer in python-sdk:$PY_PORT node-sdk:$JS_PORT; do
       name="${peer%%:*}"; port="${peer##*:}"
       say "a2a-conformance -> $name agent"
-      timeout 240 "$A2A_CONFORMANCE" --url "http://127.0.0.1:$port" --bearer "$BEARER" --quiet \
+      timeout 240 "$A2A_CONFORMANCE" --url "http://127.0.0.1:$port" --bearer "$BEARER" \
+        --webhook 127.0.0.1:0 --quiet \
         >"$OUT/conformance-$name.log" 2>&1
       rc=$?
       grep -E ' fail$|^[0-9]+ (records|passed)' "$OUT/conformance-$name.log" | tail -40

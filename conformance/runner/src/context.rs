@@ -1,0 +1,536 @@
+//! [`Ctx`]: what a scenario body works with. The agent as a service (for
+//! behaviour scenarios) or as raw HTTP (for wire scenarios), its card, the
+//! callers the suite may act as, the timings, and helpers that turn an
+//! unexpected answer into a failure saying what was expected.
+
+use std::fmt;
+use std::future::{poll_fn, Future};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use a2a_transport::{A2aService, CallContext, EventStream, HttpClient, HttpTransport};
+use a2a_types::{
+    A2aError, AgentCard, AgentInterface, ErrorKind, GetTaskRequest, Message,
+    SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, Task,
+    TaskState,
+};
+use tokio::sync::OnceCell;
+
+use crate::scenario::{fail, skip, Binding, Check, Stop};
+use crate::target::{Target, Timing};
+use crate::webhook::Webhook;
+
+/// A target prepared for a run: the transports of its bindings and the
+/// cached results of the message-contract probe.
+pub(crate) struct Session {
+    pub(crate) target: Target,
+    services: Vec<(Binding, Arc<dyn A2aService>)>,
+    interfaces: Vec<(Binding, AgentInterface)>,
+    probes: Vec<(Binding, OnceCell<Result<(), String>>)>,
+    run_id: u64,
+    counter: AtomicU64,
+}
+
+impl Session {
+    /// Prepares `target`: one transport per HTTP binding it runs on, built
+    /// from the card's interface for that binding. Interfaces that cannot
+    /// be used are returned as problems (binding, why).
+    pub(crate) fn new(target: Target) -> (Session, Vec<(Binding, String)>) {
+        let mut services: Vec<(Binding, Arc<dyn A2aService>)> = Vec::new();
+        let mut interfaces = Vec::new();
+        let mut problems = Vec::new();
+        for &binding in &target.bindings {
+            match binding {
+                Binding::InProcess => {
+                    if let Some(svc) = &target.in_process {
+                        services.push((binding, Arc::clone(svc)));
+                    }
+                }
+                Binding::JsonRpc | Binding::HttpJson => match target.interface(binding) {
+                    Some(iface) => {
+                        match HttpTransport::for_interface(Arc::clone(&target.http), &iface) {
+                            Some(Ok(t)) => {
+                                services.push((binding, Arc::new(t)));
+                                interfaces.push((binding, iface));
+                            }
+                            Some(Err(e)) => problems.push((binding, e.to_string())),
+                            None => problems.push((binding, "binding not spoken".to_owned())),
+                        }
+                    }
+                    None => problems.push((
+                        binding,
+                        format!(
+                            "the card declares no {binding} interface for protocol version 1.0"
+                        ),
+                    )),
+                },
+                Binding::Http => {}
+            }
+        }
+        let probes = services
+            .iter()
+            .map(|(b, _)| (*b, OnceCell::new()))
+            .collect();
+        let run_id = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as u64 % 1_000_000_000)
+            .unwrap_or(0);
+        (
+            Session {
+                target,
+                services,
+                interfaces,
+                probes,
+                run_id,
+                counter: AtomicU64::new(0),
+            },
+            problems,
+        )
+    }
+
+    /// The bindings scenarios may run on: those with a usable transport,
+    /// plus binding-independent HTTP.
+    pub(crate) fn runnable(&self) -> Vec<Binding> {
+        let mut out: Vec<Binding> = self.services.iter().map(|(b, _)| *b).collect();
+        out.push(Binding::Http);
+        out
+    }
+}
+
+/// What a scenario body works with, for one binding.
+pub struct Ctx<'a> {
+    session: &'a Session,
+    binding: Binding,
+    notes: Mutex<Vec<String>>,
+}
+
+impl fmt::Debug for Ctx<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ctx")
+            .field("binding", &self.binding)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn new(session: &'a Session, binding: Binding) -> Ctx<'a> {
+        Ctx {
+            session,
+            binding,
+            notes: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub(crate) fn into_notes(self) -> Vec<String> {
+        self.notes.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The binding this run is on.
+    pub fn binding(&self) -> Binding {
+        self.binding
+    }
+
+    /// The target.
+    pub fn target(&self) -> &Target {
+        &self.session.target
+    }
+
+    /// The agent's public card.
+    pub fn card(&self) -> &AgentCard {
+        &self.session.target.card
+    }
+
+    /// The timings.
+    pub fn timing(&self) -> &Timing {
+        &self.session.target.timing
+    }
+
+    /// The webhook receiver, or a skip when the target has none.
+    pub fn webhook(&self) -> Check<&Webhook> {
+        self.session.target.webhook.as_ref().ok_or_else(|| {
+            skip("needs a webhook receiver the agent can reach (only the embedded agent has one)")
+        })
+    }
+
+    /// Records an observation of this run, compared across bindings
+    /// (spec 5.1): it must not depend on the binding (no ids, no times).
+    pub fn note(&self, observation: impl fmt::Display) {
+        self.notes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(observation.to_string());
+    }
+
+    /// A string unique in this run and across runs of the runner, for
+    /// message ids, context ids and webhook paths.
+    pub fn nonce(&self) -> String {
+        let n = self.session.counter.fetch_add(1, Ordering::Relaxed);
+        format!("cf{}-{n}", self.session.run_id)
+    }
+
+    // ---- behaviour: the agent as a service ----
+
+    /// The agent as a service on this binding.
+    pub fn svc(&self) -> &dyn A2aService {
+        self.session
+            .services
+            .iter()
+            .find(|(b, _)| *b == self.binding)
+            .map(|(_, s)| &**s)
+            .unwrap_or(&NoService)
+    }
+
+    /// The context of a call by the main caller.
+    pub fn cx(&self) -> CallContext {
+        self.caller_cx(0).unwrap_or_default()
+    }
+
+    /// The context of a call by a second caller, distinct from the main
+    /// one; a skip when the target knows only one.
+    pub fn other_cx(&self) -> Check<CallContext> {
+        self.caller_cx(1)
+            .ok_or_else(|| skip("needs two distinct callers (give --bearer or --header twice)"))
+    }
+
+    /// The context of a call without credentials.
+    pub fn anonymous_cx(&self) -> CallContext {
+        CallContext::new()
+    }
+
+    fn caller_cx(&self, index: usize) -> Option<CallContext> {
+        let caller = self.session.target.callers.get(index)?;
+        Some(match self.binding {
+            Binding::InProcess => match &caller.principal {
+                Some(p) => CallContext::new().with_principal(p.clone()),
+                None => CallContext::new(),
+            },
+            _ => CallContext::new().with_headers(caller.headers.clone()),
+        })
+    }
+
+    /// The headers of the main caller, for raw HTTP requests.
+    pub fn auth_headers(&self) -> http::HeaderMap {
+        self.session
+            .target
+            .callers
+            .first()
+            .map(|c| c.headers.clone())
+            .unwrap_or_default()
+    }
+
+    /// Whether the card requires authentication.
+    pub fn requires_auth(&self) -> bool {
+        a2a_transport::security_required(self.card())
+    }
+
+    /// Checks that the agent follows the reference agent's message-text
+    /// contract (`echo <x>` completes a task with an artifact `<x>`),
+    /// probing once per binding. An agent that does not is skipped, unless
+    /// the target is known to follow the contract, when it fails.
+    pub async fn contract(&self) -> Check {
+        let Some((_, cell)) = self.session.probes.iter().find(|(b, _)| *b == self.binding) else {
+            return Err(skip("no service on this binding"));
+        };
+        let verdict = cell.get_or_init(|| self.probe()).await.clone();
+        match verdict {
+            Ok(()) => Ok(()),
+            Err(why) if self.session.target.expects_contract => Err(fail(
+                "the agent follows the reference agent's message-text contract",
+                why,
+            )),
+            Err(why) => Err(skip(format!(
+                "the agent does not follow the reference agent's message-text contract ({why})"
+            ))),
+        }
+    }
+
+    async fn probe(&self) -> Result<(), String> {
+        let word = format!("probe-{}", self.nonce());
+        let request = SendMessageRequest::new(self.msg(&format!("echo {word}")));
+        let answer = self
+            .within(self.svc().send_message(&self.cx(), request))
+            .await
+            .map_err(|_| "the probe `echo` timed out".to_owned())?;
+        match answer {
+            Ok(SendMessageResponse::Task(task)) => {
+                let text = task.artifacts.first().and_then(|a| a.text_content());
+                if task.status.state == TaskState::Completed && text.as_deref() == Some(&word) {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "`echo {word}` answered a task in {} with artifact text {:?}",
+                        task.status.state.as_str_name(),
+                        text
+                    ))
+                }
+            }
+            Ok(SendMessageResponse::Message(m)) => Err(format!(
+                "`echo {word}` answered a message {:?}",
+                m.text().unwrap_or_default()
+            )),
+            Err(e) => Err(format!("`echo {word}` answered {}", describe_error(&e))),
+        }
+    }
+
+    /// A user message with a fresh id and one text part.
+    pub fn msg(&self, text: &str) -> Message {
+        Message::user_text(format!("m-{}", self.nonce()), text)
+    }
+
+    /// A follow-up message on `task`, with a fresh id.
+    pub fn follow_up(&self, task_id: &str, context_id: &str, text: &str) -> Message {
+        let mut m = self.msg(text);
+        m.task_id = task_id.to_owned();
+        m.context_id = context_id.to_owned();
+        m
+    }
+
+    /// Runs `call` within the scenario's call timeout.
+    pub async fn within<F: Future>(&self, call: F) -> Check<F::Output> {
+        let limit = self.timing().call_timeout;
+        tokio::time::timeout(limit, call)
+            .await
+            .map_err(|_| fail("an answer", format!("nothing within {limit:?}")))
+    }
+
+    /// Calls `SendMessage`; an error answer fails the scenario.
+    pub async fn send(&self, request: SendMessageRequest) -> Check<SendMessageResponse> {
+        self.within(self.svc().send_message(&self.cx(), request))
+            .await?
+            .map_err(|e| fail("SendMessage to succeed", describe_error(&e)))
+    }
+
+    /// Sends `text` (blocking) and expects a task back.
+    pub async fn send_task(&self, text: &str) -> Check<Task> {
+        self.send_task_with(SendMessageRequest::new(self.msg(text)))
+            .await
+    }
+
+    /// Sends `request` and expects a task back.
+    pub async fn send_task_with(&self, request: SendMessageRequest) -> Check<Task> {
+        let text = request.message.text().unwrap_or_default();
+        match self.send(request).await? {
+            SendMessageResponse::Task(t) => Ok(t),
+            SendMessageResponse::Message(m) => Err(fail(
+                format!("a Task for {text:?}"),
+                format!("a Message {:?}", m.text().unwrap_or_default()),
+            )),
+        }
+    }
+
+    /// Sends `text` with `returnImmediately` and expects a task back.
+    pub async fn start_task(&self, text: &str) -> Check<Task> {
+        self.send_task_with(immediately(self.msg(text))).await
+    }
+
+    /// Calls `GetTask`; an error answer fails the scenario.
+    pub async fn get(&self, id: &str, history_length: Option<i32>) -> Check<Task> {
+        let mut request = GetTaskRequest::new(id);
+        request.history_length = history_length;
+        self.within(self.svc().get_task(&self.cx(), request))
+            .await?
+            .map_err(|e| fail("GetTask to succeed", describe_error(&e)))
+    }
+
+    /// Polls `GetTask` until the task is terminal or interrupted.
+    pub async fn settle(&self, id: &str) -> Check<Task> {
+        let deadline = tokio::time::Instant::now() + self.timing().call_timeout;
+        loop {
+            let task = self.get(id, None).await?;
+            let s = task.status.state;
+            if s.is_terminal() || s.is_interrupted() {
+                return Ok(task);
+            }
+            if tokio::time::Instant::now() > deadline {
+                return Err(fail(
+                    "the task to finish",
+                    format!(
+                        "still {} after {:?}",
+                        s.as_str_name(),
+                        self.timing().call_timeout
+                    ),
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Opens a `SendStreamingMessage` stream; an error answer fails.
+    pub async fn stream(&self, request: SendMessageRequest) -> Check<EventStream> {
+        self.within(self.svc().send_streaming_message(&self.cx(), request))
+            .await?
+            .map_err(|e| fail("SendStreamingMessage to open a stream", describe_error(&e)))
+    }
+
+    /// The next item of `stream`: `None` when it ended, a failure when
+    /// nothing arrives within the call timeout or the item is an error.
+    pub async fn next(&self, stream: &mut EventStream) -> Check<Option<StreamResponse>> {
+        let item = self
+            .within(poll_fn(|c| stream.as_mut().poll_next(c)))
+            .await
+            .map_err(|_| {
+                fail(
+                    "the next event or the end of the stream",
+                    format!("nothing within {:?}", self.timing().call_timeout),
+                )
+            })?;
+        match item {
+            None => Ok(None),
+            Some(Ok(event)) => Ok(Some(event)),
+            Some(Err(e)) => Err(fail("a stream event", describe_error(&e))),
+        }
+    }
+
+    /// Every event of `stream` until it ends; a failure when it does not
+    /// end within the call timeout after its last event.
+    pub async fn collect(&self, mut stream: EventStream) -> Check<Vec<StreamResponse>> {
+        let mut events = Vec::new();
+        while let Some(e) = self.next(&mut stream).await.map_err(|stop| match stop {
+            Stop::Fail { got, .. } => fail(
+                "the stream to close after its final event",
+                format!("{got}; events so far: {}", describe_events(&events)),
+            ),
+            other => other,
+        })? {
+            events.push(e);
+        }
+        Ok(events)
+    }
+
+    /// Whether `stream` has ended: it yields nothing more within the quiet
+    /// period and then ends. A failure when an event arrives or the stream
+    /// stays open.
+    pub async fn ended(&self, stream: &mut EventStream) -> Check {
+        let quiet = self.timing().quiet * 4;
+        match tokio::time::timeout(quiet, poll_fn(|c| stream.as_mut().poll_next(c))).await {
+            Ok(None) => Ok(()),
+            Ok(Some(Ok(e))) => Err(fail(
+                "the stream to close after the final event",
+                format!("another event: {}", describe_event(&e)),
+            )),
+            Ok(Some(Err(e))) => Err(fail(
+                "the stream to close after the final event",
+                format!("an error: {}", describe_error(&e)),
+            )),
+            Err(_) => Err(fail(
+                "the stream to close after the final event",
+                format!("still open {quiet:?} later"),
+            )),
+        }
+    }
+
+    // ---- wire: the agent as raw HTTP ----
+
+    /// The host HTTP client.
+    pub fn http(&self) -> &dyn HttpClient {
+        &*self.session.target.http
+    }
+
+    /// The card's interface for this binding.
+    pub fn interface(&self) -> Check<&AgentInterface> {
+        self.session
+            .interfaces
+            .iter()
+            .find(|(b, _)| *b == self.binding)
+            .map(|(_, i)| i)
+            .ok_or_else(|| skip(format!("no usable {} interface", self.binding)))
+    }
+}
+
+/// A `SendMessageRequest` for `message` with `returnImmediately`.
+pub fn immediately(message: Message) -> SendMessageRequest {
+    let mut r = SendMessageRequest::new(message);
+    r.configuration = Some(SendMessageConfiguration {
+        return_immediately: true,
+        ..Default::default()
+    });
+    r
+}
+
+/// A `SendMessageRequest` for `message` with `historyLength`.
+pub fn with_history(message: Message, history_length: i32) -> SendMessageRequest {
+    let mut r = SendMessageRequest::new(message);
+    r.configuration = Some(SendMessageConfiguration {
+        history_length: Some(history_length),
+        ..Default::default()
+    });
+    r
+}
+
+/// An error as a report shows it: `TaskNotFoundError (-32001): message`.
+pub fn describe_error(e: &A2aError) -> String {
+    let name = match e.kind() {
+        ErrorKind::Unknown => "unknown error".to_owned(),
+        k => k.name().to_owned(),
+    };
+    let mut message = e.message().to_owned();
+    if message.len() > 200 {
+        let mut end = 200;
+        while !message.is_char_boundary(end) {
+            end -= 1;
+        }
+        message.truncate(end);
+        message.push('…');
+    }
+    format!("{name} ({}): {message}", e.code())
+}
+
+/// Expects `result` to be an error of `kind`.
+pub fn expect_error<T: fmt::Debug>(
+    result: Result<T, A2aError>,
+    kind: ErrorKind,
+    when: &str,
+) -> Check<A2aError> {
+    match result {
+        Err(e) if e.kind() == kind => Ok(e),
+        Err(e) => Err(fail(format!("{} {when}", kind.name()), describe_error(&e))),
+        Ok(v) => Err(fail(
+            format!("{} {when}", kind.name()),
+            format!("success: {}", abbreviate(&format!("{v:?}"))),
+        )),
+    }
+}
+
+/// The state's name without its prefix: `COMPLETED`.
+pub fn state_name(state: TaskState) -> &'static str {
+    state.as_str_name().trim_start_matches("TASK_STATE_")
+}
+
+/// A compact description of a stream event: `task:SUBMITTED`,
+/// `status:WORKING`, `artifact:<text>[+][!]`, `message:<text>`.
+pub fn describe_event(e: &StreamResponse) -> String {
+    match e {
+        StreamResponse::Task(t) => format!("task:{}", state_name(t.status.state)),
+        StreamResponse::StatusUpdate(s) => format!("status:{}", state_name(s.status.state)),
+        StreamResponse::ArtifactUpdate(a) => format!(
+            "artifact:{}{}{}",
+            a.artifact.text_content().unwrap_or_default().trim(),
+            if a.append { "+" } else { "" },
+            if a.last_chunk { "!" } else { "" }
+        ),
+        StreamResponse::Message(m) => format!("message:{}", m.text().unwrap_or_default()),
+    }
+}
+
+/// [`describe_event`] of each event, joined.
+pub fn describe_events(events: &[StreamResponse]) -> String {
+    let parts: Vec<String> = events.iter().map(describe_event).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// `text` cut to 300 bytes.
+pub fn abbreviate(text: &str) -> String {
+    if text.len() <= 300 {
+        return text.to_owned();
+    }
+    let mut end = 300;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+/// The service of a binding that has none: every call is unsupported.
+struct NoService;
+impl A2aService for NoService {}

@@ -1,0 +1,316 @@
+//! The embedded reference agent as a [`Target`]: over loopback HTTP with
+//! a webhook receiver (what `a2a-conformance` runs with no arguments), or
+//! in memory through the server's `handle` (what the tests and the
+//! mutation test run), optionally wrapped in faults.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use a2a_reference_agent::serve::{serve, ServeOptions};
+use a2a_reference_agent::{AgentConfig, HttpPushSender, PushSender, ReferenceAgent};
+use a2a_transport::{
+    A2aServer, A2aService, Allowlist, BearerAuth, CardResolver, HttpClient, Principal, ServerConfig,
+};
+use a2a_types::{AgentCard, AgentInterface};
+use tokio::sync::oneshot;
+
+use crate::memory::ServerClient;
+use crate::net::{loopback_listener, serve_webhook, HyperClient};
+use crate::report::Record;
+use crate::run::notice;
+use crate::scenario::{Binding, Level};
+use crate::target::{Caller, Target, Timing};
+use crate::webhook::{MemoryPushSender, Webhook};
+
+/// The bearer tokens of the embedded agent's two callers.
+pub const TOKENS: [&str; 2] = ["conformance-token-1", "conformance-token-2"];
+
+/// The base URL of in-memory agents (never resolved).
+pub const MEMORY_BASE: &str = "http://agent.a2a.test";
+/// The webhook base URL of in-memory agents (never resolved).
+pub const MEMORY_HOOKS: &str = "https://hooks.a2a.test/hooks";
+
+/// How the embedded agent is set up.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct Embedded {
+    /// `capabilities.streaming`.
+    pub streaming: bool,
+    /// `capabilities.pushNotifications`.
+    pub push_notifications: bool,
+    /// Bearer authentication with two callers (and so the extended card).
+    pub auth: bool,
+    /// The timings (the agent's work step follows them).
+    pub timing: Timing,
+}
+
+impl Default for Embedded {
+    fn default() -> Embedded {
+        Embedded {
+            streaming: true,
+            push_notifications: true,
+            auth: true,
+            timing: Timing::STANDARD,
+        }
+    }
+}
+
+/// Wrappers putting faults around the pieces of an in-memory agent.
+#[derive(Default)]
+#[allow(clippy::type_complexity)]
+pub struct Wrappers {
+    /// Around the agent, as a service.
+    pub service: Option<Box<dyn FnOnce(Arc<dyn A2aService>) -> Arc<dyn A2aService> + Send>>,
+    /// Around the server, as an HTTP client.
+    pub http: Option<Box<dyn FnOnce(Arc<dyn HttpClient>) -> Arc<dyn HttpClient> + Send>>,
+    /// Around the push sender.
+    pub push: Option<Box<dyn FnOnce(Arc<dyn PushSender>) -> Arc<dyn PushSender> + Send>>,
+}
+
+impl std::fmt::Debug for Wrappers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Wrappers")
+            .field("service", &self.service.is_some())
+            .field("http", &self.http.is_some())
+            .field("push", &self.push.is_some())
+            .finish()
+    }
+}
+
+impl Embedded {
+    /// The agent's configuration, advertising `interfaces` and admitting
+    /// webhooks on `allow`.
+    fn config(&self, interfaces: Vec<AgentInterface>, allow: Allowlist) -> AgentConfig {
+        let mut config = AgentConfig::default()
+            .with_interfaces(interfaces)
+            .with_push_allowlist(allow);
+        config.streaming = self.streaming;
+        config.push_notifications = self.push_notifications;
+        if self.auth {
+            config = config.with_bearer_scheme("bearer");
+        }
+        config.limits.work_step =
+            (self.timing.slow / 40).clamp(Duration::from_millis(2), Duration::from_millis(20));
+        config.push.initial_backoff = Duration::from_millis(10);
+        config.push.max_backoff = Duration::from_millis(50);
+        config.push.timeout = Duration::from_secs(2);
+        config
+    }
+
+    fn server_config(&self) -> ServerConfig {
+        let config = ServerConfig::new();
+        if !self.auth {
+            return config;
+        }
+        let mut auth = BearerAuth::new("bearer");
+        for (i, token) in TOKENS.iter().enumerate() {
+            auth = auth.with_token(*token, format!("caller-{}", i + 1));
+        }
+        config.with_authenticator(auth)
+    }
+
+    fn callers(&self) -> Vec<Caller> {
+        if !self.auth {
+            return vec![Caller::default()];
+        }
+        TOKENS
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                Caller::bearer(
+                    t,
+                    Some(Principal::new(format!("caller-{}", i + 1), "bearer")),
+                )
+            })
+            .collect()
+    }
+
+    /// The agent in memory, behind `wrappers`: HTTP requests go straight
+    /// to the server's `handle`, webhooks to a [`MemoryPushSender`].
+    pub async fn in_memory(&self, wrappers: Wrappers) -> Target {
+        let webhook = Webhook::new(MEMORY_HOOKS);
+        let interfaces = vec![
+            AgentInterface::new(format!("{MEMORY_BASE}/"), "JSONRPC", "1.0"),
+            AgentInterface::new(MEMORY_BASE, "HTTP+JSON", "1.0"),
+        ];
+        let mut push: Arc<dyn PushSender> = Arc::new(MemoryPushSender::new(webhook.clone()));
+        if let Some(wrap) = wrappers.push {
+            push = wrap(push);
+        }
+        let agent = ReferenceAgent::new(self.config(interfaces, Allowlist::new()), push);
+        let card = agent.agent_card().clone();
+        let mut service: Arc<dyn A2aService> = Arc::new(agent);
+        if let Some(wrap) = wrappers.service {
+            service = wrap(service);
+        }
+        let server = match A2aServer::new(Arc::clone(&service), card.clone(), self.server_config())
+        {
+            Ok(s) => Arc::new(s),
+            Err(e) => {
+                return broken(
+                    "embedded agent (in memory)",
+                    MEMORY_BASE,
+                    format!("the server cannot be configured: {e}"),
+                )
+            }
+        };
+        let mut http: Arc<dyn HttpClient> = Arc::new(ServerClient::new(server));
+        if let Some(wrap) = wrappers.http {
+            http = wrap(http);
+        }
+        let mut target = match fetch_card(&http, MEMORY_BASE).await {
+            Ok(card) => Target::new(
+                "embedded reference agent (in memory)",
+                MEMORY_BASE,
+                http,
+                card,
+            ),
+            Err(problem) => {
+                let mut t = Target::new(
+                    "embedded reference agent (in memory)",
+                    MEMORY_BASE,
+                    http,
+                    card,
+                );
+                t.notices.push(problem);
+                t
+            }
+        };
+        target.in_process = Some(service);
+        target.bindings.insert(0, Binding::InProcess);
+        target.callers = self.callers();
+        target.webhook = Some(webhook);
+        target.timing = self.timing;
+        target.expects_contract = true;
+        target
+    }
+
+    /// The agent on loopback HTTP (both bindings, a real webhook receiver,
+    /// push delivery over HTTP), and in process. The server stops when the
+    /// returned [`Running`] is dropped.
+    pub async fn on_loopback(&self) -> std::io::Result<(Target, Running)> {
+        let (hooks, hooks_addr) = loopback_listener().await?;
+        let webhook = Webhook::new(format!("http://{hooks_addr}/hooks"));
+        let receiver = serve_webhook(hooks, webhook.clone());
+        let (listener, addr) = loopback_listener().await?;
+        let base = format!("http://{addr}");
+        let interfaces = vec![
+            AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
+            AgentInterface::new(base.clone(), "HTTP+JSON", "1.0"),
+        ];
+        let mut allow = Allowlist::new();
+        allow
+            .allow(&format!("{}/32", hooks_addr.ip()))
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        let sender = Arc::new(HttpPushSender::new(allow.clone()));
+        let agent = ReferenceAgent::new(self.config(interfaces, allow), sender);
+        let card = agent.agent_card().clone();
+        let server = A2aServer::new(agent.clone(), card.clone(), self.server_config())
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        let (stop, stopped) = oneshot::channel::<()>();
+        let mut options = ServeOptions::default();
+        options.log = false;
+        options.drain_timeout = Duration::from_millis(200);
+        let server_task = tokio::spawn(serve(listener, Arc::new(server), options, async move {
+            let _ = stopped.await;
+        }));
+        let http: Arc<dyn HttpClient> = Arc::new(HyperClient::new());
+        let mut target = match fetch_card(&http, &base).await {
+            Ok(card) => Target::new(
+                "embedded reference agent (loopback HTTP and in process)",
+                base.clone(),
+                http,
+                card,
+            ),
+            Err(problem) => {
+                let mut t = Target::new("embedded reference agent", base.clone(), http, card);
+                t.notices.push(problem);
+                t
+            }
+        };
+        target.in_process = Some(Arc::new(agent));
+        target.bindings.insert(0, Binding::InProcess);
+        target.callers = self.callers();
+        target.webhook = Some(webhook);
+        target.timing = self.timing;
+        target.expects_contract = true;
+        Ok((
+            target,
+            Running {
+                stop: Some(stop),
+                server: server_task,
+                receiver,
+            },
+        ))
+    }
+}
+
+/// The embedded agent's servers; dropping this stops them.
+#[derive(Debug)]
+pub struct Running {
+    stop: Option<oneshot::Sender<()>>,
+    server: tokio::task::JoinHandle<std::io::Result<()>>,
+    receiver: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        self.server.abort();
+        self.receiver.abort();
+    }
+}
+
+/// Fetches, decodes and validates the public card under `base_url`
+/// (spec 8.2); a problem is a failed `runner.card` record.
+pub async fn fetch_card(http: &Arc<dyn HttpClient>, base_url: &str) -> Result<AgentCard, Record> {
+    fetch_card_with(http, base_url, http::HeaderMap::new()).await
+}
+
+/// [`fetch_card`], sending `headers` with the request.
+pub async fn fetch_card_with(
+    http: &Arc<dyn HttpClient>,
+    base_url: &str,
+    headers: http::HeaderMap,
+) -> Result<AgentCard, Record> {
+    let problem = |why: String| notice("runner.card", "8.2", Level::Must, Binding::Http, why);
+    let mut resolver = CardResolver::new(base_url)
+        .map_err(|e| problem(format!("the base URL cannot be used: {e}")))?
+        .with_headers(headers);
+    let url = resolver.url().to_string();
+    match tokio::time::timeout(
+        Duration::from_secs(15),
+        resolver.resolve(&**http, Instant::now()),
+    )
+    .await
+    {
+        Ok(Ok(card)) => Ok(card),
+        Ok(Err(e)) => Err(problem(format!(
+            "the agent card at {url} cannot be used: {e}"
+        ))),
+        Err(_) => Err(problem(format!(
+            "the agent card at {url} did not arrive within 15 s"
+        ))),
+    }
+}
+
+/// A target that cannot be tested, carrying the reason as a notice.
+pub(crate) fn broken(name: &str, base: &str, why: String) -> Target {
+    let mut t = Target::new(
+        name,
+        base,
+        Arc::new(HyperClient::new()),
+        AgentCard::default(),
+    );
+    t.bindings.clear();
+    t.notices.push(notice(
+        "runner.target",
+        "8.2",
+        Level::Must,
+        Binding::Http,
+        why,
+    ));
+    t
+}

@@ -1,0 +1,780 @@
+//! Deliberately faulty agents: the reference agent with one fault each,
+//! put in by a wrapper around the service (an `A2aService` decorator),
+//! around the HTTP exchange (a wrapper of the in-memory HTTP client that
+//! rewrites what goes to or comes from the server), or around the push
+//! sender. A suite that passes everything proves nothing; the mutation
+//! test (`tests/mutation.rs`) runs the suite against each of these and
+//! requires at least one failure per fault.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use a2a_reference_agent::{PushError, PushSender};
+use a2a_transport::{
+    A2aService, BoxFuture, CallContext, EventStream, HttpClient, HttpError, Principal, ResponseBody,
+};
+use a2a_types::{
+    A2aError, AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, ErrorKind,
+    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
+    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
+    ListTasksRequest, ListTasksResponse, Part, SendMessageRequest, SendMessageResponse,
+    StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
+};
+use bytes::{Bytes, BytesMut};
+use futures_core::Stream;
+use http::StatusCode;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use crate::embedded::Wrappers;
+
+/// One deliberate fault.
+#[derive(Debug, Clone, Copy)]
+pub struct Fault {
+    /// A short name.
+    pub name: &'static str,
+    /// What the agent does wrong.
+    pub what: &'static str,
+    kind: FaultKind,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum FaultKind {
+    Service(ServiceFault),
+    Http(HttpFault),
+    Push(PushFault),
+}
+
+impl Fault {
+    /// The wrappers that put the fault into an embedded agent.
+    pub fn wrappers(&self) -> Wrappers {
+        let mut w = Wrappers::default();
+        match self.kind {
+            FaultKind::Service(fault) => {
+                w.service = Some(Box::new(move |inner| {
+                    Arc::new(FaultyService { inner, fault })
+                }));
+            }
+            FaultKind::Http(fault) => {
+                w.http = Some(Box::new(move |inner| Arc::new(FaultyHttp { inner, fault })));
+            }
+            FaultKind::Push(fault) => {
+                w.push = Some(Box::new(move |inner| Arc::new(FaultyPush { inner, fault })));
+            }
+        }
+        w
+    }
+}
+
+macro_rules! faults {
+    ($($name:literal, $kind:ident($v:ident), $what:literal;)*) => {
+        /// Every fault.
+        pub fn all() -> Vec<Fault> {
+            vec![$(Fault { name: $name, what: $what, kind: FaultKind::$kind($kind::$v) }),*]
+        }
+    };
+}
+
+// `Service(X)` in the table below is `FaultKind::Service(ServiceFault::X)`.
+type Service = ServiceFault;
+type Http = HttpFault;
+type Push = PushFault;
+
+faults! {
+    "history-not-truncated", Service(HistoryIgnored), "ignores historyLength";
+    "artifacts-in-list", Service(ArtifactsInList), "lists artifacts without includeArtifacts";
+    "events-out-of-order", Service(EventsOutOfOrder), "swaps the second and third events of every stream";
+    "stream-without-task", Service(NoInitialTask), "drops the Task that should start a stream";
+    "stream-never-closes", Service(StreamNeverCloses), "keeps streams open after the final event";
+    "stream-buffered", Service(StreamBuffered), "sends a stream's events only once the task has finished";
+    "streaming-refused", Service(StreamingRefused), "declares streaming but refuses to stream";
+    "push-refused", Service(PushRefused), "declares push notifications but refuses configs";
+    "other-callers-tasks-visible", Service(ScopeIgnored), "ignores who is calling: every task is everyone's";
+    "wrong-error-kind", Service(WrongNotFound), "answers InvalidParamsError for an unknown task";
+    "cancel-terminal-accepted", Service(CancelTerminalAccepted), "answers a completed task to CancelTask instead of TaskNotCancelableError";
+    "cancel-ignored", Service(CancelIgnored), "answers CancelTask without canceling";
+    "not-blocking", Service(NotBlocking), "returns before the task finishes although the client blocks";
+    "always-blocking", Service(AlwaysBlocking), "ignores returnImmediately";
+    "context-mismatch-accepted", Service(ContextMismatchAccepted), "accepts a contextId that is not its task's";
+    "unknown-task-starts-new", Service(UnknownTaskStartsNew), "starts a new task for a message naming an unknown task";
+    "terminal-task-restarts", Service(TerminalTaskRestarts), "starts a new task for a message to a finished one";
+    "list-unsorted", Service(ListUnsorted), "lists tasks oldest first";
+    "page-size-ignored", Service(PageSizeIgnored), "ignores pageSize";
+    "status-filter-ignored", Service(StatusFilterIgnored), "ignores the status filter";
+    "timestamp-filter-ignored", Service(TimestampFilterIgnored), "ignores statusTimestampAfter";
+    "subscribe-terminal-allowed", Service(SubscribeTerminalAllowed), "answers a stream when subscribing to a finished task";
+    "subscription-cut-short", Service(SubscriptionCutShort), "ends subscriptions after their first event";
+    "delete-keeps-config", Service(DeleteKeepsConfig), "answers DeleteTaskPushNotificationConfig without deleting";
+    "extended-card-anonymous", Service(ExtendedCardAnonymous), "gives the extended card to anonymous callers";
+    "no-validation", Service(NoValidation), "accepts a message without parts";
+    "lowercase-enums", Http(LowercaseEnums), "writes enum values in lowercase (\"completed\")";
+    "missing-required-field", Http(MissingMessageId), "omits the REQUIRED Message.messageId";
+    "missing-next-page-token", Http(MissingNextPageToken), "omits an empty nextPageToken";
+    "artifacts-empty-array", Http(ArtifactsEmptyArray), "writes \"artifacts\": [] in ListTasks instead of omitting it";
+    "wrong-jsonrpc-code", Http(WrongJsonRpcCode), "answers TaskNotFoundError with JSON-RPC code -32603";
+    "wrong-http-status", Http(WrongHttpStatus), "answers 500 where the status is 404";
+    "no-error-info", Http(NoErrorInfo), "leaves google.rpc.ErrorInfo out of HTTP+JSON errors";
+    "wrong-stream-content-type", Http(WrongStreamContentType), "labels SSE streams application/json";
+    "no-etag", Http(NoEtag), "serves the card without ETag and ignores If-None-Match";
+    "version-ignored", Http(VersionIgnored), "serves any A2A-Version as 1.0";
+    "snake-case-fields", Http(SnakeCaseFields), "writes context_id instead of contextId";
+    "offset-timestamps", Http(OffsetTimestamps), "writes timestamps with +00:00 instead of Z";
+    "id-not-echoed", Http(IdNotEchoed), "answers JSON-RPC requests with id null";
+    "undeclared-streaming-served", Http(UndeclaredStreaming), "serves streaming although its card says it does not";
+    "auth-not-enforced", Http(AuthNotEnforced), "serves callers without credentials";
+    "push-without-credentials", Push(NoCredentials), "sends webhooks without the config's Authorization";
+    "push-wrong-media-type", Push(WrongMediaType), "sends webhooks as text/plain";
+}
+
+/// Faults of the agent's behaviour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ServiceFault {
+    HistoryIgnored,
+    ArtifactsInList,
+    EventsOutOfOrder,
+    NoInitialTask,
+    StreamNeverCloses,
+    StreamBuffered,
+    StreamingRefused,
+    PushRefused,
+    ScopeIgnored,
+    WrongNotFound,
+    CancelTerminalAccepted,
+    CancelIgnored,
+    NotBlocking,
+    AlwaysBlocking,
+    ContextMismatchAccepted,
+    UnknownTaskStartsNew,
+    TerminalTaskRestarts,
+    ListUnsorted,
+    PageSizeIgnored,
+    StatusFilterIgnored,
+    TimestampFilterIgnored,
+    SubscribeTerminalAllowed,
+    SubscriptionCutShort,
+    DeleteKeepsConfig,
+    ExtendedCardAnonymous,
+    NoValidation,
+}
+
+/// Faults on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HttpFault {
+    LowercaseEnums,
+    MissingMessageId,
+    MissingNextPageToken,
+    ArtifactsEmptyArray,
+    WrongJsonRpcCode,
+    WrongHttpStatus,
+    NoErrorInfo,
+    WrongStreamContentType,
+    NoEtag,
+    VersionIgnored,
+    SnakeCaseFields,
+    OffsetTimestamps,
+    IdNotEchoed,
+    UndeclaredStreaming,
+    AuthNotEnforced,
+}
+
+/// Faults of push delivery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PushFault {
+    NoCredentials,
+    WrongMediaType,
+}
+
+// ---------------------------------------------------------------- service
+
+struct FaultyService {
+    inner: Arc<dyn A2aService>,
+    fault: ServiceFault,
+}
+
+fn err<'a, T: Send + 'a>(e: A2aError) -> BoxFuture<'a, Result<T, A2aError>> {
+    Box::pin(std::future::ready(Err(e)))
+}
+
+impl FaultyService {
+    fn is(&self, f: ServiceFault) -> bool {
+        self.fault == f
+    }
+
+    /// The context as the faulty agent sees it.
+    fn scope(&self, cx: &CallContext) -> CallContext {
+        let mut cx = cx.clone();
+        if self.is(ServiceFault::ScopeIgnored) {
+            cx.principal = None;
+        }
+        cx
+    }
+
+    fn events(&self, stream: EventStream) -> EventStream {
+        match self.fault {
+            ServiceFault::EventsOutOfOrder => rework(stream, |mut events| {
+                if events.len() > 3 {
+                    events.swap(1, 2);
+                }
+                (events, false)
+            }),
+            ServiceFault::NoInitialTask => rework(stream, |mut events| {
+                if matches!(events.first(), Some(Ok(StreamResponse::Task(_)))) {
+                    drop(events.remove(0));
+                }
+                (events, false)
+            }),
+            ServiceFault::StreamNeverCloses => rework(stream, |events| (events, true)),
+            ServiceFault::StreamBuffered => rework(stream, |events| (events, false)),
+            _ => stream,
+        }
+    }
+}
+
+impl A2aService for FaultyService {
+    fn send_message<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        mut r: SendMessageRequest,
+    ) -> BoxFuture<'a, Result<SendMessageResponse, A2aError>> {
+        Box::pin(async move {
+            let cx = &self.scope(cx);
+            let config = r.configuration.get_or_insert_with(Default::default);
+            match self.fault {
+                ServiceFault::HistoryIgnored => config.history_length = None,
+                ServiceFault::NotBlocking => config.return_immediately = true,
+                ServiceFault::AlwaysBlocking => config.return_immediately = false,
+                ServiceFault::NoValidation if r.message.parts.is_empty() => {
+                    r.message.parts.push(Part::text("echo"))
+                }
+                ServiceFault::ContextMismatchAccepted if !r.message.task_id.is_empty() => {
+                    r.message.context_id.clear()
+                }
+                ServiceFault::UnknownTaskStartsNew | ServiceFault::TerminalTaskRestarts
+                    if !r.message.task_id.is_empty() =>
+                {
+                    let known = self
+                        .inner
+                        .get_task(cx, GetTaskRequest::new(&r.message.task_id))
+                        .await;
+                    let restart = match known {
+                        Err(e) => {
+                            self.is(ServiceFault::UnknownTaskStartsNew)
+                                && e.kind() == ErrorKind::TaskNotFound
+                        }
+                        Ok(t) => {
+                            self.is(ServiceFault::TerminalTaskRestarts)
+                                && t.status.state.is_terminal()
+                        }
+                    };
+                    if restart {
+                        r.message.task_id.clear();
+                        r.message.context_id.clear();
+                    }
+                }
+                _ => {}
+            }
+            self.inner.send_message(cx, r).await
+        })
+    }
+
+    fn send_streaming_message<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        r: SendMessageRequest,
+    ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
+        if self.is(ServiceFault::StreamingRefused) {
+            return err(A2aError::unsupported_operation(
+                "streaming is not available",
+            ));
+        }
+        Box::pin(async move {
+            let cx = &self.scope(cx);
+            let stream = self.inner.send_streaming_message(cx, r).await?;
+            Ok(self.events(stream))
+        })
+    }
+
+    fn get_task<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        mut r: GetTaskRequest,
+    ) -> BoxFuture<'a, Result<Task, A2aError>> {
+        Box::pin(async move {
+            let cx = &self.scope(cx);
+            if self.is(ServiceFault::HistoryIgnored) {
+                r.history_length = None;
+            }
+            match self.inner.get_task(cx, r).await {
+                Err(e)
+                    if self.is(ServiceFault::WrongNotFound)
+                        && e.kind() == ErrorKind::TaskNotFound =>
+                {
+                    Err(A2aError::new(ErrorKind::InvalidParams, "no such task"))
+                }
+                other => other,
+            }
+        })
+    }
+
+    fn list_tasks<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        mut r: ListTasksRequest,
+    ) -> BoxFuture<'a, Result<ListTasksResponse, A2aError>> {
+        Box::pin(async move {
+            let cx = &self.scope(cx);
+            match self.fault {
+                ServiceFault::HistoryIgnored => r.history_length = None,
+                ServiceFault::ArtifactsInList => r.include_artifacts = Some(true),
+                ServiceFault::PageSizeIgnored => r.page_size = None,
+                ServiceFault::StatusFilterIgnored => r.status = TaskState::Unspecified,
+                ServiceFault::TimestampFilterIgnored => r.status_timestamp_after = None,
+                _ => {}
+            }
+            let mut page = self.inner.list_tasks(cx, r).await?;
+            if self.is(ServiceFault::ListUnsorted) {
+                page.tasks.reverse();
+            }
+            Ok(page)
+        })
+    }
+
+    fn cancel_task<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        r: CancelTaskRequest,
+    ) -> BoxFuture<'a, Result<Task, A2aError>> {
+        Box::pin(async move {
+            let cx = &self.scope(cx);
+            if self.is(ServiceFault::CancelIgnored) {
+                return self.inner.get_task(cx, GetTaskRequest::new(&r.id)).await;
+            }
+            let id = r.id.clone();
+            match self.inner.cancel_task(cx, r).await {
+                Err(e)
+                    if self.is(ServiceFault::CancelTerminalAccepted)
+                        && e.kind() == ErrorKind::TaskNotCancelable =>
+                {
+                    self.inner.get_task(cx, GetTaskRequest::new(id)).await
+                }
+                other => other,
+            }
+        })
+    }
+
+    fn subscribe_to_task<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        r: SubscribeToTaskRequest,
+    ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
+        if self.is(ServiceFault::StreamingRefused) {
+            return err(A2aError::unsupported_operation(
+                "streaming is not available",
+            ));
+        }
+        Box::pin(async move {
+            let cx = &self.scope(cx);
+            let id = r.id.clone();
+            match self.inner.subscribe_to_task(cx, r).await {
+                Err(e)
+                    if self.is(ServiceFault::SubscribeTerminalAllowed)
+                        && e.kind() == ErrorKind::UnsupportedOperation =>
+                {
+                    let task = self.inner.get_task(cx, GetTaskRequest::new(id)).await?;
+                    Ok(once(StreamResponse::Task(task)))
+                }
+                Ok(stream) if self.is(ServiceFault::SubscriptionCutShort) => {
+                    Ok(rework(stream, |mut events| {
+                        events.truncate(1);
+                        (events, false)
+                    }))
+                }
+                Ok(stream) => Ok(self.events(stream)),
+                Err(e) => Err(e),
+            }
+        })
+    }
+
+    fn create_task_push_notification_config<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        r: TaskPushNotificationConfig,
+    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, A2aError>> {
+        if self.is(ServiceFault::PushRefused) {
+            return err(A2aError::push_notification_not_supported());
+        }
+        Box::pin(async move {
+            self.inner
+                .create_task_push_notification_config(&self.scope(cx), r)
+                .await
+        })
+    }
+
+    fn get_task_push_notification_config<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        r: GetTaskPushNotificationConfigRequest,
+    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, A2aError>> {
+        if self.is(ServiceFault::PushRefused) {
+            return err(A2aError::push_notification_not_supported());
+        }
+        Box::pin(async move {
+            self.inner
+                .get_task_push_notification_config(&self.scope(cx), r)
+                .await
+        })
+    }
+
+    fn list_task_push_notification_configs<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        r: ListTaskPushNotificationConfigsRequest,
+    ) -> BoxFuture<'a, Result<ListTaskPushNotificationConfigsResponse, A2aError>> {
+        if self.is(ServiceFault::PushRefused) {
+            return err(A2aError::push_notification_not_supported());
+        }
+        Box::pin(async move {
+            self.inner
+                .list_task_push_notification_configs(&self.scope(cx), r)
+                .await
+        })
+    }
+
+    fn delete_task_push_notification_config<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        r: DeleteTaskPushNotificationConfigRequest,
+    ) -> BoxFuture<'a, Result<(), A2aError>> {
+        if self.is(ServiceFault::PushRefused) {
+            return err(A2aError::push_notification_not_supported());
+        }
+        if self.is(ServiceFault::DeleteKeepsConfig) {
+            return Box::pin(std::future::ready(Ok(())));
+        }
+        Box::pin(async move {
+            self.inner
+                .delete_task_push_notification_config(&self.scope(cx), r)
+                .await
+        })
+    }
+
+    fn get_extended_agent_card<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        r: GetExtendedAgentCardRequest,
+    ) -> BoxFuture<'a, Result<AgentCard, A2aError>> {
+        Box::pin(async move {
+            let mut cx = self.scope(cx);
+            if self.is(ServiceFault::ExtendedCardAnonymous) && cx.principal.is_none() {
+                cx.principal = Some(Principal::new("anyone", "bearer"));
+            }
+            self.inner.get_extended_agent_card(&cx, r).await
+        })
+    }
+}
+
+/// A stream of one event.
+fn once(event: StreamResponse) -> EventStream {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let _ = tx.send(Ok(event));
+    Box::pin(Channel(rx))
+}
+
+/// Reads `stream` to its end, rewrites its items with `f` (which also says
+/// whether to keep the stream open afterwards), and replays them. Buffering
+/// the whole stream is fine for the short streams of the suite.
+fn rework(
+    mut stream: EventStream,
+    f: impl FnOnce(
+            Vec<Result<StreamResponse, A2aError>>,
+        ) -> (Vec<Result<StreamResponse, A2aError>>, bool)
+        + Send
+        + 'static,
+) -> EventStream {
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut items = Vec::new();
+        while let Some(item) = std::future::poll_fn(|c| stream.as_mut().poll_next(c)).await {
+            items.push(item);
+        }
+        let (items, stay_open) = f(items);
+        for item in items {
+            let _ = tx.send(item);
+        }
+        if stay_open {
+            tx.closed().await;
+        }
+    });
+    Box::pin(Channel(rx))
+}
+
+struct Channel(mpsc::UnboundedReceiver<Result<StreamResponse, A2aError>>);
+
+impl Stream for Channel {
+    type Item = Result<StreamResponse, A2aError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.0.poll_recv(cx)
+    }
+}
+
+// ------------------------------------------------------------------- HTTP
+
+struct FaultyHttp {
+    inner: Arc<dyn HttpClient>,
+    fault: HttpFault,
+}
+
+impl HttpClient for FaultyHttp {
+    fn send(
+        &self,
+        mut request: http::Request<Bytes>,
+    ) -> BoxFuture<'_, Result<http::Response<ResponseBody>, HttpError>> {
+        Box::pin(async move {
+            match self.fault {
+                HttpFault::NoEtag => {
+                    request.headers_mut().remove(http::header::IF_NONE_MATCH);
+                }
+                HttpFault::VersionIgnored => {
+                    request
+                        .headers_mut()
+                        .insert("a2a-version", http::HeaderValue::from_static("1.0"));
+                }
+                HttpFault::AuthNotEnforced
+                    if !request.headers().contains_key(http::header::AUTHORIZATION) =>
+                {
+                    request
+                        .extensions_mut()
+                        .insert(Principal::new("caller-1", "bearer"));
+                }
+                _ => {}
+            }
+            let is_card = request.uri().path() == a2a_transport::AGENT_CARD_PATH;
+            let response = self.inner.send(request).await?;
+            let (mut parts, body) = response.into_parts();
+            let fault = self.fault;
+            match fault {
+                HttpFault::NoEtag => {
+                    parts.headers.remove(http::header::ETAG);
+                }
+                HttpFault::WrongHttpStatus if parts.status == StatusCode::NOT_FOUND => {
+                    parts.status = StatusCode::INTERNAL_SERVER_ERROR;
+                }
+                HttpFault::WrongStreamContentType
+                    if crate::wire::media_type(&parts.headers) == "text/event-stream" =>
+                {
+                    parts.headers.insert(
+                        http::header::CONTENT_TYPE,
+                        http::HeaderValue::from_static("application/json"),
+                    );
+                }
+                _ => {}
+            }
+            if crate::wire::media_type(&parts.headers) == "text/event-stream" {
+                // Whole frames arrive one per chunk: rewrite each.
+                let body = ResponseBody::new(MapChunks {
+                    body,
+                    f: move |b: Bytes| text_fault(fault, b),
+                });
+                return Ok(http::Response::from_parts(parts, body));
+            }
+            let bytes = read_all(body).await?;
+            let bytes = if is_card {
+                card_fault(fault, bytes)
+            } else {
+                json_fault(fault, text_fault(fault, bytes))
+            };
+            parts.headers.remove(http::header::CONTENT_LENGTH);
+            Ok(http::Response::from_parts(parts, ResponseBody::full(bytes)))
+        })
+    }
+}
+
+async fn read_all(mut body: ResponseBody) -> Result<Bytes, HttpError> {
+    let mut buf = BytesMut::new();
+    while let Some(chunk) = std::future::poll_fn(|c| Pin::new(&mut body).poll_next(c)).await {
+        buf.extend_from_slice(&chunk?);
+    }
+    Ok(buf.freeze())
+}
+
+struct MapChunks<F> {
+    body: ResponseBody,
+    f: F,
+}
+
+impl<F: FnMut(Bytes) -> Bytes + Send + Unpin + 'static> Stream for MapChunks<F> {
+    type Item = Result<Bytes, HttpError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        Pin::new(&mut this.body)
+            .poll_next(cx)
+            .map(|item| item.map(|chunk| chunk.map(&mut this.f)))
+    }
+}
+
+/// Rewrites of the body's text.
+fn text_fault(fault: HttpFault, body: Bytes) -> Bytes {
+    let Ok(text) = std::str::from_utf8(&body) else {
+        return body;
+    };
+    let out = match fault {
+        HttpFault::LowercaseEnums => {
+            let mut t = text.to_owned();
+            for prefix in ["\"TASK_STATE_", "\"ROLE_"] {
+                while let Some(at) = t.find(prefix) {
+                    let start = at + 1;
+                    let end = t[start..].find('"').map_or(t.len(), |e| start + e);
+                    let name = t[start..end]
+                        .split('_')
+                        .next_back()
+                        .unwrap_or("")
+                        .to_ascii_lowercase();
+                    t.replace_range(start..end, &name);
+                }
+            }
+            t
+        }
+        HttpFault::SnakeCaseFields => text.replace("\"contextId\":", "\"context_id\":"),
+        HttpFault::OffsetTimestamps => {
+            let mut t = String::with_capacity(text.len() + 16);
+            let bytes = text.as_bytes();
+            let mut last = 0;
+            for (i, w) in bytes.windows(2).enumerate() {
+                if w == b"Z\"" && i > 0 && bytes[i - 1].is_ascii_digit() {
+                    t.push_str(&text[last..i]);
+                    t.push_str("+00:00");
+                    last = i + 1;
+                }
+            }
+            t.push_str(&text[last..]);
+            t
+        }
+        _ => return body,
+    };
+    Bytes::from(out)
+}
+
+/// Rewrites of the body as JSON.
+fn json_fault(fault: HttpFault, body: Bytes) -> Bytes {
+    let Ok(mut v) = serde_json::from_slice::<Value>(&body) else {
+        return body;
+    };
+    let changed = match fault {
+        HttpFault::MissingMessageId => {
+            strip_key(&mut v, "messageId");
+            true
+        }
+        HttpFault::MissingNextPageToken => match v.as_object_mut() {
+            Some(o) if o.get("nextPageToken") == Some(&Value::String(String::new())) => {
+                o.remove("nextPageToken").is_some()
+            }
+            _ => match v.pointer_mut("/result").and_then(Value::as_object_mut) {
+                Some(o) if o.get("nextPageToken") == Some(&Value::String(String::new())) => {
+                    o.remove("nextPageToken").is_some()
+                }
+                _ => false,
+            },
+        },
+        HttpFault::ArtifactsEmptyArray => {
+            let at = if v.get("tasks").is_some() {
+                "/tasks"
+            } else {
+                "/result/tasks"
+            };
+            match v.pointer_mut(at).and_then(Value::as_array_mut) {
+                Some(tasks) => {
+                    for t in tasks.iter_mut().filter_map(Value::as_object_mut) {
+                        t.entry("artifacts")
+                            .or_insert_with(|| Value::Array(Vec::new()));
+                    }
+                    true
+                }
+                None => false,
+            }
+        }
+        HttpFault::WrongJsonRpcCode => {
+            let jsonrpc = v.get("jsonrpc").is_some();
+            match v.pointer_mut("/error/code") {
+                Some(code) if jsonrpc && code.as_i64() == Some(-32001) => {
+                    *code = Value::from(-32603);
+                    true
+                }
+                _ => false,
+            }
+        }
+        HttpFault::NoErrorInfo => match v.pointer_mut("/error").and_then(Value::as_object_mut) {
+            Some(e) => e.remove("details").is_some(),
+            None => false,
+        },
+        HttpFault::IdNotEchoed => match v.as_object_mut() {
+            Some(o) if o.contains_key("jsonrpc") => {
+                o.insert("id".into(), Value::Null);
+                true
+            }
+            _ => false,
+        },
+        _ => false,
+    };
+    if changed {
+        Bytes::from(serde_json::to_vec(&v).unwrap_or_default())
+    } else {
+        body
+    }
+}
+
+/// Rewrites of the agent card.
+fn card_fault(fault: HttpFault, body: Bytes) -> Bytes {
+    if fault != HttpFault::UndeclaredStreaming {
+        return body;
+    }
+    let Ok(mut v) = serde_json::from_slice::<Value>(&body) else {
+        return body;
+    };
+    if let Some(caps) = v.get_mut("capabilities").and_then(Value::as_object_mut) {
+        caps.insert("streaming".into(), Value::Bool(false));
+    }
+    Bytes::from(serde_json::to_vec(&v).unwrap_or_default())
+}
+
+fn strip_key(v: &mut Value, key: &str) {
+    match v {
+        Value::Object(o) => {
+            o.remove(key);
+            for child in o.values_mut() {
+                strip_key(child, key);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|c| strip_key(c, key)),
+        _ => {}
+    }
+}
+
+// ------------------------------------------------------------------- push
+
+struct FaultyPush {
+    inner: Arc<dyn PushSender>,
+    fault: PushFault,
+}
+
+impl PushSender for FaultyPush {
+    fn send(
+        &self,
+        mut request: http::Request<Bytes>,
+    ) -> BoxFuture<'_, Result<StatusCode, PushError>> {
+        match self.fault {
+            PushFault::NoCredentials => {
+                request.headers_mut().remove(http::header::AUTHORIZATION);
+            }
+            PushFault::WrongMediaType => {
+                request.headers_mut().insert(
+                    http::header::CONTENT_TYPE,
+                    http::HeaderValue::from_static("text/plain"),
+                );
+            }
+        }
+        self.inner.send(request)
+    }
+}

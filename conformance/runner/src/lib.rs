@@ -1,0 +1,79 @@
+//! The A2A v1.0 conformance suite, and the library behind the
+//! `a2a-conformance` runner.
+//!
+//! # What it owns
+//!
+//! - **The scenario library** ([`scenarios::all`]): each [`Scenario`] names
+//!   the spec section it checks and the [`Level`] of the requirement
+//!   (MUST, SHOULD, MAY), runs on the bindings its [`Kind`] says, and ends
+//!   in pass, fail (expected vs got) or skip (why). Behaviour scenarios
+//!   talk to the agent through the `A2aService` trait: in process for an
+//!   embedded agent, and over JSON-RPC and HTTP+JSON through
+//!   `a2a_transport::HttpTransport`; their runs must give equivalent
+//!   results (spec 5.1), a difference is a failure. Wire scenarios talk
+//!   raw HTTP ([`wire`]) and need nothing from the agent but its card.
+//!   Behaviour scenarios that rely on the reference agent's message-text
+//!   contract probe it first ([`Ctx::contract`]) and are skipped for an
+//!   agent that does not follow it.
+//! - **The runner** ([`run()`]): every scenario on every binding, a few at
+//!   a time, into a [`Report`] (the `--json` file; its schema is
+//!   `report.schema.json` beside this crate) and a table.
+//! - **Targets** ([`Target`]): a live agent found through its card, or the
+//!   embedded reference agent ([`Embedded`]) on loopback HTTP or in memory
+//!   ([`ServerClient`], the server's pure `handle` as an HTTP client).
+//! - **Faulty agents** ([`faults`]): the reference agent with one
+//!   deliberate fault each, which the suite must catch (the mutation test,
+//!   `tests/mutation.rs`).
+//!
+//! # What it does not own
+//!
+//! The protocol itself: decoding, bindings, discovery and the reference
+//! agent's behaviour belong to the core crates and `a2a-reference-agent`.
+//! The suite uses them as any client would.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use a2a_conformance::{run, scenarios, Embedded, RunOptions};
+//!
+//! # async fn demo() -> std::io::Result<()> {
+//! let (target, _running) = Embedded::default().on_loopback().await?;
+//! let report = run(target, &scenarios::all(), &RunOptions::default()).await;
+//! println!("{}", report.summary_line());
+//! assert!(!report.must_failed());
+//! # Ok(())
+//! # }
+//! ```
+
+mod context;
+mod embedded;
+pub mod faults;
+mod memory;
+mod net;
+mod remote;
+mod report;
+mod run;
+mod scenario;
+pub mod scenarios;
+pub mod shape;
+mod target;
+mod webhook;
+pub mod wire;
+
+pub use context::{
+    abbreviate, describe_error, describe_event, describe_events, expect_error, immediately,
+    state_name, with_history, Ctx,
+};
+pub use embedded::{
+    fetch_card, fetch_card_with, Embedded, Running, Wrappers, MEMORY_BASE, MEMORY_HOOKS, TOKENS,
+};
+pub use memory::{response_body, ServerClient};
+pub use net::{loopback_listener, serve_webhook, HyperClient};
+pub use remote::Remote;
+pub use report::{Outcome, Record, Report, Totals};
+pub use run::{run, Progress, ProgressFn, RunOptions};
+pub use scenario::{
+    ensure, fail, skip, Binding, Check, Kind, Level, RunFn, Scenario, Stop, BOTH, JSONRPC, REST,
+};
+pub use target::{Caller, Target, Timing};
+pub use webhook::{Delivery, MemoryPushSender, Webhook};

@@ -1,0 +1,344 @@
+//! `a2a-conformance`: runs the A2A v1.0 conformance suite against the
+//! embedded reference agent (no arguments) or a live agent (`--url`).
+//! See `--help` and the crate README.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use a2a_conformance::{
+    run, scenarios, serve_webhook, Binding, Caller, Embedded, Outcome, Progress, Remote,
+    RunOptions, Webhook,
+};
+
+const USAGE: &str = "\
+a2a-conformance: the A2A v1.0 conformance suite
+
+USAGE: a2a-conformance [OPTIONS]
+
+With no options, starts the reference agent on loopback HTTP (JSON-RPC and
+HTTP+JSON) and in process, and runs every scenario against it.
+
+  --url <base URL>        test a live agent, found through <base URL>/.well-known/agent-card.json
+  --binding <jsonrpc|rest>
+                          test only this binding of the card (repeatable; default: every one)
+  --bearer <token>        send `Authorization: Bearer <token>` (repeat it: the second token is
+                          another caller, for the authorization scoping scenarios)
+  --header 'Name: value'  send this header with the main caller's requests (repeatable)
+  --webhook <ip:port>     listen there for push notifications, so that the push delivery
+                          scenarios can run against a live agent that can reach it
+  --contract              the agent follows the reference agent's message-text contract: a
+                          failed contract probe fails instead of skipping
+  --only <pattern>        run only scenarios whose id contains <pattern>, or whose section
+                          starts with it (`3.1`), `*` globs allowed (repeatable)
+  --json <file>           write the report as JSON (schema: report.schema.json)
+  --jobs <n>              scenarios in flight at once (default 8)
+  --quiet                 no progress line
+  --list                  print the scenario library as a Markdown table and exit
+  -h, --help              this text
+
+The last line is `N passed, M failed, K skipped`; the exit status is 1 when a
+MUST scenario fails, 2 for a usage error.";
+
+#[derive(Debug, Default)]
+struct Options {
+    url: Option<String>,
+    bindings: Vec<Binding>,
+    bearers: Vec<String>,
+    headers: Vec<(String, String)>,
+    contract: bool,
+    webhook: Option<std::net::SocketAddr>,
+    only: Vec<String>,
+    json: Option<String>,
+    jobs: Option<usize>,
+    quiet: bool,
+}
+
+enum Parsed {
+    Run(Options),
+    Help,
+    List,
+}
+
+fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
+    let mut o = Options::default();
+    let mut args = args.into_iter();
+    while let Some(flag) = args.next() {
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(Parsed::Help),
+            "--url" => o.url = Some(value("--url")?.trim_end_matches('/').to_owned()),
+            "--binding" => {
+                o.bindings
+                    .push(match value("--binding")?.to_ascii_lowercase().as_str() {
+                        "jsonrpc" | "json-rpc" => Binding::JsonRpc,
+                        "rest" | "http+json" | "httpjson" => Binding::HttpJson,
+                        other => {
+                            return Err(format!(
+                                "--binding {other:?}: this runner speaks jsonrpc and rest"
+                            ))
+                        }
+                    })
+            }
+            "--bearer" => {
+                let t = value("--bearer")?;
+                if t.is_empty() {
+                    return Err("--bearer needs a non-empty token".into());
+                }
+                o.bearers.push(t);
+            }
+            "--header" => {
+                let h = value("--header")?;
+                let (name, v) = h
+                    .split_once(':')
+                    .ok_or_else(|| format!("--header {h:?}: expected 'Name: value'"))?;
+                let (name, v) = (name.trim().to_owned(), v.trim().to_owned());
+                if http::HeaderName::try_from(name.as_str()).is_err()
+                    || http::HeaderValue::from_str(&v).is_err()
+                {
+                    return Err(format!("--header {h:?} is not a valid header"));
+                }
+                o.headers.push((name, v));
+            }
+            "--contract" => o.contract = true,
+            "--webhook" => {
+                let v = value("--webhook")?;
+                o.webhook = Some(
+                    v.parse()
+                        .map_err(|_| format!("--webhook {v:?}: expected ip:port"))?,
+                );
+            }
+            "--only" => o.only.push(value("--only")?),
+            "--json" => o.json = Some(value("--json")?),
+            "--jobs" => {
+                let v = value("--jobs")?;
+                o.jobs = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|n| *n > 0)
+                        .ok_or_else(|| format!("--jobs {v:?}: expected a positive number"))?,
+                );
+            }
+            "--quiet" => o.quiet = true,
+            "--list" => return Ok(Parsed::List),
+            other => return Err(format!("unknown argument {other:?} (see --help)")),
+        }
+    }
+    if o.url.is_none()
+        && (!o.bindings.is_empty() || !o.bearers.is_empty() || !o.headers.is_empty() || o.contract)
+    {
+        return Err("--binding, --bearer, --header and --contract need --url".into());
+    }
+    Ok(Parsed::Run(o))
+}
+
+/// What runs beside the suite and stops with it.
+enum Running {
+    /// The embedded agent's servers.
+    Embedded(a2a_conformance::Running),
+    /// The webhook receiver for a live agent.
+    Webhook(tokio::task::JoinHandle<()>),
+}
+
+impl Running {
+    fn stop(self) {
+        match self {
+            Running::Embedded(servers) => drop(servers),
+            Running::Webhook(receiver) => receiver.abort(),
+        }
+    }
+}
+
+fn callers(o: &Options) -> Vec<Caller> {
+    let mut callers: Vec<Caller> = if o.bearers.is_empty() {
+        vec![Caller::default()]
+    } else {
+        o.bearers.iter().map(|t| Caller::bearer(t, None)).collect()
+    };
+    for (name, value) in &o.headers {
+        if let (Ok(n), Ok(v)) = (
+            http::HeaderName::try_from(name.as_str()),
+            http::HeaderValue::from_str(value),
+        ) {
+            callers[0].headers.insert(n, v);
+        }
+    }
+    callers
+}
+
+fn progress(quiet: bool) -> Option<a2a_conformance::ProgressFn> {
+    if quiet {
+        return None;
+    }
+    let tty = std::io::stderr().is_terminal();
+    Some(Arc::new(move |p: &Progress<'_>| {
+        let r = p.record;
+        let mark = match r.outcome {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "FAIL",
+            Outcome::Skip => "skip",
+        };
+        let mut err = std::io::stderr().lock();
+        if tty {
+            let _ = write!(
+                err,
+                "\r\x1b[2K[{:>3}/{}] {} {} ({}) {mark}",
+                p.done, p.total, r.section, r.scenario, r.binding
+            );
+            if p.done == p.total {
+                let _ = write!(err, "\r\x1b[2K");
+            }
+        } else if p.done % 25 == 0 || p.done == p.total {
+            let _ = writeln!(err, "running: {}/{} done", p.done, p.total);
+        }
+        let _ = err.flush();
+    }))
+}
+
+fn main() -> ExitCode {
+    let options = match parse(std::env::args().skip(1)) {
+        Ok(Parsed::Run(o)) => o,
+        Ok(Parsed::Help) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Ok(Parsed::List) => {
+            print!("{}", scenarios::markdown_table(&scenarios::all()));
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("a2a-conformance: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("a2a-conformance: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        let (target, running) = match &options.url {
+            None => match Embedded::default().on_loopback().await {
+                Ok((t, r)) => (t, Some(Running::Embedded(r))),
+                Err(e) => {
+                    eprintln!("a2a-conformance: cannot start the embedded agent on loopback: {e}");
+                    return ExitCode::FAILURE;
+                }
+            },
+            Some(url) => {
+                let mut remote = Remote::new(url.clone());
+                remote.bindings = options.bindings.clone();
+                remote.callers = callers(&options);
+                remote.expects_contract = options.contract;
+                let mut target = remote.connect().await;
+                let mut receiver = None;
+                if let Some(addr) = options.webhook {
+                    match tokio::net::TcpListener::bind(addr)
+                        .await
+                        .and_then(|l| Ok((l.local_addr()?, l)))
+                    {
+                        Ok((bound, listener)) => {
+                            let webhook = Webhook::new(format!("http://{bound}/hooks"));
+                            receiver = Some(serve_webhook(listener, webhook.clone()));
+                            target.webhook = Some(webhook);
+                        }
+                        Err(e) => {
+                            eprintln!("a2a-conformance: cannot listen for webhooks on {addr}: {e}");
+                            return ExitCode::FAILURE;
+                        }
+                    }
+                }
+                (target, receiver.map(Running::Webhook))
+            }
+        };
+        eprintln!(
+            "a2a-conformance: testing {} ({})",
+            target.name, target.base_url
+        );
+        let run_options = RunOptions {
+            only: options.only.clone(),
+            jobs: options.jobs.unwrap_or(8),
+            progress: progress(options.quiet),
+        };
+        let all = scenarios::all();
+        let report = run(target, &all, &run_options).await;
+        if let Some(running) = running {
+            running.stop();
+        }
+        print!("{}", report.table());
+        if let Some(path) = &options.json {
+            let written = serde_json::to_vec_pretty(&report)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| std::fs::write(path, bytes).map_err(|e| e.to_string()));
+            if let Err(e) = written {
+                eprintln!("a2a-conformance: cannot write {path}: {e}");
+            }
+        }
+        println!("{}", report.summary_line());
+        if report.must_failed() {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Result<Parsed, String> {
+        parse(a.iter().map(|s| (*s).to_owned()))
+    }
+
+    #[test]
+    fn flags() {
+        let Ok(Parsed::Run(o)) = args(&[
+            "--url",
+            "http://h:1/",
+            "--binding",
+            "rest",
+            "--bearer",
+            "a",
+            "--bearer",
+            "b",
+            "--header",
+            "X-Api-Key: k",
+            "--only",
+            "3.1",
+            "--json",
+            "r.json",
+            "--jobs",
+            "2",
+            "--contract",
+            "--webhook",
+            "127.0.0.1:0",
+        ]) else {
+            panic!("parse failed")
+        };
+        assert_eq!(o.url.as_deref(), Some("http://h:1"));
+        assert_eq!(o.bindings, [Binding::HttpJson]);
+        let c = callers(&o);
+        assert_eq!(c.len(), 2);
+        assert_eq!(c[0].headers["authorization"], "Bearer a");
+        assert_eq!(c[0].headers["x-api-key"], "k");
+        assert!(c[1].headers.get("x-api-key").is_none());
+        assert_eq!((o.jobs, o.contract), (Some(2), true));
+        assert_eq!(o.webhook, Some("127.0.0.1:0".parse().unwrap()));
+        assert!(matches!(args(&["--help"]), Ok(Parsed::Help)));
+        for bad in [
+            &["--binding", "grpc", "--url", "x"][..],
+            &["--header", "novalue", "--url", "x"],
+            &["--bearer", "t"],
+            &["--jobs", "0"],
+            &["--nope"],
+        ] {
+            assert!(args(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! A live agent as a [`Target`], found through its card (`--url`).
+
+use std::sync::Arc;
+
+use a2a_transport::HttpClient;
+use a2a_types::AgentCard;
+
+use crate::embedded::fetch_card_with;
+use crate::net::HyperClient;
+use crate::run::notice;
+use crate::scenario::{Binding, Level};
+use crate::target::{Caller, Target, Timing};
+
+/// How to reach a live agent.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Remote {
+    /// The base URL the card is found under (`{url}/.well-known/agent-card.json`).
+    pub url: String,
+    /// The bindings to run on; empty: every binding the card declares
+    /// that the runner speaks.
+    pub bindings: Vec<Binding>,
+    /// Who the suite acts as (the first is the main caller).
+    pub callers: Vec<Caller>,
+    /// Whether the agent claims the reference agent's message contract.
+    pub expects_contract: bool,
+    /// The timings.
+    pub timing: Timing,
+}
+
+impl Remote {
+    /// A live agent at `url`, with the defaults: every binding, one
+    /// anonymous caller, standard timings.
+    pub fn new(url: impl Into<String>) -> Remote {
+        Remote {
+            url: url.into(),
+            bindings: Vec::new(),
+            callers: vec![Caller::default()],
+            expects_contract: false,
+            timing: Timing::STANDARD,
+        }
+    }
+
+    /// Fetches the card and prepares the target. Nothing is refused
+    /// silently: an unreachable agent or an invalid card becomes a failed
+    /// `runner.card` record, a binding the card declares but the runner
+    /// does not speak a failed `runner.binding` record.
+    pub async fn connect(&self) -> Target {
+        let http: Arc<dyn HttpClient> = Arc::new(HyperClient::new());
+        let headers = self
+            .callers
+            .first()
+            .map(|c| c.headers.clone())
+            .unwrap_or_default();
+        let name = self.url.clone();
+        let mut target = match fetch_card_with(&http, &self.url, headers).await {
+            Ok(card) => Target::new(name, self.url.clone(), Arc::clone(&http), card),
+            Err(problem) => {
+                let mut t = Target::new(name, self.url.clone(), http, AgentCard::default());
+                t.notices.push(problem);
+                t.bindings.clear();
+                t.callers = self.callers.clone();
+                return t;
+            }
+        };
+        for iface in &target.card.supported_interfaces {
+            if a2a_transport::Binding::from_protocol_binding(&iface.protocol_binding).is_none() {
+                target.notices.push(notice(
+                    "runner.binding",
+                    "5.2",
+                    Level::May,
+                    Binding::Http,
+                    format!(
+                        "the card declares {} at {}, which this runner does not speak (it speaks JSONRPC and HTTP+JSON): not tested",
+                        iface.protocol_binding, iface.url
+                    ),
+                ));
+            }
+        }
+        if !self.bindings.is_empty() {
+            target.bindings = self.bindings.clone();
+        }
+        if target.bindings.is_empty() {
+            target.notices.push(notice(
+                "runner.binding",
+                "5.2",
+                Level::Must,
+                Binding::Http,
+                "the card declares no JSONRPC or HTTP+JSON interface at protocol version 1.0: nothing to test".to_owned(),
+            ));
+        }
+        target.callers = self.callers.clone();
+        target.expects_contract = self.expects_contract;
+        target.timing = self.timing;
+        target
+    }
+}

@@ -1,0 +1,234 @@
+//! The results of a run: one [`Record`] per scenario and binding, the
+//! machine-readable [`Report`] (`--json`, schema in `report.schema.json`)
+//! and the table the runner prints.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use crate::scenario::{Binding, Level};
+
+/// How one scenario ended on one binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// The requirement held.
+    Pass,
+    /// The requirement did not hold (or the runner could not reach the
+    /// agent, read its card, or speak its binding).
+    Fail,
+    /// The scenario did not apply; the detail says why.
+    Skip,
+}
+
+/// One scenario on one binding.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The scenario id.
+    pub scenario: String,
+    /// The requirement, in one line.
+    pub title: String,
+    /// The spec section.
+    pub section: String,
+    /// The requirement level.
+    pub level: Level,
+    /// The binding it ran on.
+    pub binding: Binding,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// For a failure, what was expected and what came back; for a skip,
+    /// why; empty for a pass.
+    pub detail: String,
+    /// How long it took, in milliseconds.
+    pub duration_ms: u64,
+}
+
+/// The totals of a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Totals {
+    /// Records that passed.
+    pub passed: usize,
+    /// Records that failed.
+    pub failed: usize,
+    /// Records that were skipped.
+    pub skipped: usize,
+    /// Failed records of `MUST` level.
+    pub must_failed: usize,
+}
+
+/// A whole run, as `--json` writes it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The report format: [`Report::FORMAT`].
+    pub format: String,
+    /// What was tested: `embedded reference agent`, or the base URL.
+    pub target: String,
+    /// The agent's name from its card, when the card was read.
+    pub agent: Option<String>,
+    /// Every record, in the order of the scenario library.
+    pub results: Vec<Record>,
+    /// The totals.
+    pub totals: Totals,
+}
+
+impl Report {
+    /// The value of [`Report::format`] this crate writes.
+    pub const FORMAT: &'static str = "a2a-conformance-report/1";
+
+    /// A report of `results`, with totals computed.
+    pub fn new(target: impl Into<String>, agent: Option<String>, results: Vec<Record>) -> Report {
+        let totals = totals(&results);
+        Report {
+            format: Report::FORMAT.to_owned(),
+            target: target.into(),
+            agent,
+            results,
+            totals,
+        }
+    }
+
+    /// True when a `MUST` scenario failed: the runner then exits non-zero.
+    pub fn must_failed(&self) -> bool {
+        self.totals.must_failed > 0
+    }
+
+    /// The closing line: `N passed, M failed, K skipped`.
+    pub fn summary_line(&self) -> String {
+        format!(
+            "{} passed, {} failed, {} skipped",
+            self.totals.passed, self.totals.failed, self.totals.skipped
+        )
+    }
+
+    /// The table grouped by spec section, every failure with its detail,
+    /// and the totals (without the closing line).
+    pub fn table(&self) -> String {
+        let mut sections: BTreeMap<SectionKey, Vec<&Record>> = BTreeMap::new();
+        for r in &self.results {
+            sections
+                .entry(SectionKey::of(&r.section))
+                .or_default()
+                .push(r);
+        }
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{:<9} {:<6} {:<40} {:<10} outcome",
+            "section", "level", "scenario", "binding"
+        );
+        for (key, records) in &sections {
+            let t = totals_of(records.iter().copied());
+            let _ = writeln!(
+                out,
+                "-- {} ({} passed, {} failed, {} skipped)",
+                key.text, t.passed, t.failed, t.skipped
+            );
+            for r in records {
+                let outcome = match r.outcome {
+                    Outcome::Pass => "pass".to_owned(),
+                    Outcome::Fail => "FAIL".to_owned(),
+                    Outcome::Skip => format!("skip: {}", r.detail),
+                };
+                let _ = writeln!(
+                    out,
+                    "{:<9} {:<6} {:<40} {:<10} {}",
+                    r.section,
+                    r.level.to_string(),
+                    r.scenario,
+                    r.binding.as_str(),
+                    outcome
+                );
+                if r.outcome == Outcome::Fail {
+                    let _ = writeln!(out, "          {}", r.detail.replace('\n', "\n          "));
+                }
+            }
+        }
+        let _ = writeln!(
+            out,
+            "\n{} records: {} passed, {} failed ({} at MUST level), {} skipped",
+            self.results.len(),
+            self.totals.passed,
+            self.totals.failed,
+            self.totals.must_failed,
+            self.totals.skipped
+        );
+        out
+    }
+}
+
+fn totals(records: &[Record]) -> Totals {
+    totals_of(records.iter())
+}
+
+fn totals_of<'a>(records: impl Iterator<Item = &'a Record>) -> Totals {
+    let mut t = Totals::default();
+    for r in records {
+        match r.outcome {
+            Outcome::Pass => t.passed += 1,
+            Outcome::Fail => {
+                t.failed += 1;
+                if r.level == Level::Must {
+                    t.must_failed += 1;
+                }
+            }
+            Outcome::Skip => t.skipped += 1,
+        }
+    }
+    t
+}
+
+/// A section number ordered numerically (`3.2` before `3.10`); sections
+/// that are not numbers (`runner`) come first.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct SectionKey {
+    numbers: Vec<u32>,
+    text: String,
+}
+
+impl SectionKey {
+    fn of(section: &str) -> SectionKey {
+        SectionKey {
+            numbers: section.split('.').map_while(|p| p.parse().ok()).collect(),
+            text: section.to_owned(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(section: &str, level: Level, outcome: Outcome) -> Record {
+        Record {
+            scenario: format!("s.{section}"),
+            title: "t".into(),
+            section: section.into(),
+            level,
+            binding: Binding::JsonRpc,
+            outcome,
+            detail: "why".into(),
+            duration_ms: 1,
+        }
+    }
+
+    #[test]
+    fn totals_and_table_order() {
+        let report = Report::new(
+            "x",
+            None,
+            vec![
+                record("3.10", Level::Must, Outcome::Pass),
+                record("3.2", Level::Should, Outcome::Fail),
+                record("3.2", Level::Must, Outcome::Fail),
+                record("8.6", Level::May, Outcome::Skip),
+            ],
+        );
+        assert_eq!(report.summary_line(), "1 passed, 2 failed, 1 skipped");
+        assert!(report.must_failed());
+        let table = report.table();
+        let at = |s: &str| table.find(s).unwrap();
+        assert!(at("-- 3.2 ") < at("-- 3.10 "));
+        assert!(at("-- 3.10 ") < at("-- 8.6 "));
+    }
+}

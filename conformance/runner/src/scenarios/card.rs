@@ -1,0 +1,226 @@
+//! The agent card: discovery (8.1, 8.2), interface declaration (8.3.1,
+//! 5.2), caching (8.6) and protocol version format (3.6).
+
+use a2a_types::{AgentCard, Validate};
+use http::Method;
+use serde_json::json;
+
+use crate::context::Ctx;
+use crate::scenario;
+use crate::scenario::{ensure, fail, Check, Kind, Scenario};
+use crate::wire::Req;
+
+pub(crate) fn list() -> Vec<Scenario> {
+    vec![
+        scenario!(
+            "card.served",
+            "8.2",
+            Must,
+            Kind::Card,
+            "the card is served at /.well-known/agent-card.json and is a valid AgentCard",
+            served
+        ),
+        scenario!(
+            "card.interfaces",
+            "8.3.1",
+            Must,
+            Kind::Card,
+            "each declared interface answers its binding at its URL",
+            interfaces
+        ),
+        scenario!(
+            "card.protocol-version",
+            "3.6",
+            Should,
+            Kind::Card,
+            "interfaces declare the protocol version as Major.Minor, without a patch",
+            protocol_version
+        ),
+        scenario!(
+            "card.media-type",
+            "8.2",
+            Should,
+            Kind::Card,
+            "the card is served as application/json",
+            media_type
+        ),
+        scenario!(
+            "card.cache-control",
+            "8.6.1",
+            Should,
+            Kind::Card,
+            "the card carries Cache-Control with max-age",
+            cache_control
+        ),
+        scenario!(
+            "card.etag",
+            "8.6.1",
+            Should,
+            Kind::Card,
+            "the card carries an ETag and answers If-None-Match with 304",
+            etag
+        ),
+    ]
+}
+
+async fn served(cx: &Ctx<'_>) -> Check {
+    let reply = cx.card_request().send(cx).await?;
+    ensure(
+        reply.status.as_u16() == 200,
+        "200 for the card",
+        reply.describe(),
+    )?;
+    let card: AgentCard = a2a_types::from_slice(&reply.body)
+        .map_err(|e| fail("a body that decodes as an AgentCard", e))?;
+    card.validate().map_err(|v| {
+        let v: Vec<String> = v
+            .iter()
+            .map(|v| format!("{}: {}", v.field, v.description))
+            .collect();
+        fail("a card with every REQUIRED field", v.join("; "))
+    })
+}
+
+async fn interfaces(cx: &Ctx<'_>) -> Check {
+    let card = cx.card().clone();
+    ensure(
+        !card.supported_interfaces.is_empty(),
+        "at least one supported interface",
+        "none",
+    )?;
+    let mut problems = Vec::new();
+    for iface in &card.supported_interfaces {
+        let Some(binding) = a2a_transport::Binding::from_protocol_binding(&iface.protocol_binding)
+        else {
+            continue;
+        };
+        let req = match binding {
+            a2a_transport::Binding::JsonRpc => Req::new(Method::POST, iface.url.clone())
+                .headers(&cx.auth_headers())
+                .header("a2a-version", "1.0")
+                .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "ListTasks", "params": {"pageSize": 1}}), "application/json"),
+            _ => Req::new(Method::GET, format!("{}/tasks?pageSize=1", iface.url.trim_end_matches('/')))
+                .headers(&cx.auth_headers())
+                .header("a2a-version", "1.0"),
+        };
+        let reply = match req.send(cx).await {
+            Ok(r) => r,
+            Err(crate::Stop::Fail { got, .. }) => {
+                problems.push(format!(
+                    "{} at {}: {got}",
+                    iface.protocol_binding, iface.url
+                ));
+                continue;
+            }
+            Err(other) => return Err(other),
+        };
+        let ok = match binding {
+            a2a_transport::Binding::JsonRpc => reply.json().ok().is_some_and(|v| {
+                v.get("jsonrpc").and_then(|j| j.as_str()) == Some("2.0")
+                    && v.get("result").is_some()
+            }),
+            _ => {
+                reply.status.is_success()
+                    && reply.json().ok().is_some_and(|v| v.get("tasks").is_some())
+            }
+        };
+        if !ok {
+            problems.push(format!(
+                "{} at {}: {}",
+                iface.protocol_binding,
+                iface.url,
+                reply.describe()
+            ));
+        }
+    }
+    ensure(
+        problems.is_empty(),
+        "a ListTasks answer from every declared interface",
+        problems.join("; "),
+    )
+}
+
+async fn protocol_version(cx: &Ctx<'_>) -> Check {
+    ensure(
+        !cx.card().supported_interfaces.is_empty(),
+        "interfaces to check",
+        "no card interfaces",
+    )?;
+    let bad: Vec<String> = cx
+        .card()
+        .supported_interfaces
+        .iter()
+        .filter(|i| {
+            let parts: Vec<&str> = i.protocol_version.split('.').collect();
+            parts.len() != 2
+                || parts
+                    .iter()
+                    .any(|p| p.is_empty() || !p.chars().all(|c| c.is_ascii_digit()))
+        })
+        .map(|i| format!("{} {:?}", i.protocol_binding, i.protocol_version))
+        .collect();
+    ensure(
+        bad.is_empty(),
+        "protocolVersion like \"1.0\"",
+        bad.join(", "),
+    )
+}
+
+async fn media_type(cx: &Ctx<'_>) -> Check {
+    let reply = cx.card_request().send(cx).await?;
+    let mt = reply.media_type();
+    ensure(
+        mt == "application/json",
+        "Content-Type application/json",
+        format!("{mt:?}"),
+    )
+}
+
+async fn cache_control(cx: &Ctx<'_>) -> Check {
+    let reply = cx.card_request().send(cx).await?;
+    let cc: Vec<&str> = reply
+        .headers
+        .get_all(http::header::CACHE_CONTROL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    ensure(
+        cc.iter()
+            .any(|v| v.to_ascii_lowercase().contains("max-age")),
+        "Cache-Control with a max-age directive",
+        format!("{cc:?}"),
+    )
+}
+
+async fn etag(cx: &Ctx<'_>) -> Check {
+    let reply = cx.card_request().send(cx).await?;
+    let Some(tag) = reply
+        .headers
+        .get(http::header::ETAG)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+    else {
+        return Err(fail("an ETag header on the card", "none"));
+    };
+    let again = cx
+        .card_request()
+        .header("if-none-match", &tag)
+        .send(cx)
+        .await?;
+    ensure(
+        again.status.as_u16() == 304,
+        format!("304 Not Modified for If-None-Match: {tag}"),
+        again.describe(),
+    )?;
+    ensure(again.body.is_empty(), "an empty 304 body", again.describe())?;
+    let changed = cx
+        .card_request()
+        .header("if-none-match", "\"not-the-card\"")
+        .send(cx)
+        .await?;
+    ensure(
+        changed.status.as_u16() == 200,
+        "200 with the card for a different ETag",
+        changed.describe(),
+    )
+}

@@ -1,0 +1,290 @@
+//! The JSON-RPC binding (9): envelopes and ids (9.3), content types
+//! (9.1), the standard errors and error objects (9.5), the method table
+//! (5.3) and SSE framing (9.4.2).
+
+use a2a_types::{ErrorKind, Operation};
+use serde_json::{json, Value};
+
+use crate::context::Ctx;
+use crate::scenario;
+use crate::scenario::{ensure, fail, Check, Kind, Scenario, JSONRPC};
+use crate::scenarios::{check_stream_items, needs_streaming, stream_req};
+use crate::wire::Reply;
+
+pub(crate) fn list() -> Vec<Scenario> {
+    vec![
+        scenario!("jsonrpc.parse-error", "9.5", Must, Kind::Wire(JSONRPC),
+            "a body that is not JSON answers -32700 with id null", parse_error),
+        scenario!("jsonrpc.invalid-request", "9.5", Must, Kind::Wire(JSONRPC),
+            "JSON that is not a request object answers -32600", invalid_request),
+        scenario!("jsonrpc.method-not-found", "9.5", Must, Kind::Wire(JSONRPC),
+            "an unknown method answers -32601, echoing the id", method_not_found),
+        scenario!("jsonrpc.method-names", "9.1", Must, Kind::Wire(JSONRPC),
+            "methods are the PascalCase names; 0.3 names are not 1.0 methods", method_names),
+        scenario!("jsonrpc.invalid-params", "9.5", Must, Kind::Wire(JSONRPC),
+            "parameters of the wrong type answer -32602", invalid_params),
+        scenario!("jsonrpc.envelope", "9.3", Must, Kind::Wire(JSONRPC),
+            "answers are JSON-RPC 2.0 responses echoing the id, with result or error", envelope),
+        scenario!("jsonrpc.content-type", "9.1", Must, Kind::Wire(JSONRPC),
+            "answers are application/json", content_type),
+        scenario!("jsonrpc.error-object", "9.5", Must, Kind::Wire(JSONRPC),
+            "an error is {code, message, data[]} with A2A details in data", error_object),
+        scenario!("jsonrpc.methods", "5.3", Must, Kind::Wire(JSONRPC),
+            "every A2A method name is served", methods),
+        scenario!("jsonrpc.sse", "9.4.2", Must, Kind::Wire(JSONRPC),
+            "SendStreamingMessage answers text/event-stream of JSON-RPC responses with the request id", sse),
+    ]
+}
+
+fn error_code(reply: &Reply) -> Check<(Option<i64>, Value)> {
+    let body = reply.json()?;
+    let code = body.pointer("/error/code").and_then(Value::as_i64);
+    Ok((code, body))
+}
+
+fn expect_code(reply: &Reply, code: i64) -> Check<Value> {
+    let (got, body) = error_code(reply)?;
+    ensure(
+        got == Some(code),
+        format!("JSON-RPC error {code}"),
+        reply.describe(),
+    )?;
+    Ok(body)
+}
+
+async fn parse_error(cx: &Ctx<'_>) -> Check {
+    let reply = cx
+        .rpc_raw(&b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": "[..])?
+        .send(cx)
+        .await?;
+    let body = expect_code(&reply, ErrorKind::JsonParse.code().0)?;
+    ensure(
+        body.get("id") == Some(&Value::Null),
+        "\"id\": null",
+        format!("{:?}", body.get("id")),
+    )
+}
+
+async fn invalid_request(cx: &Ctx<'_>) -> Check {
+    for body in [
+        json!({"jsonrpc": "2.0", "id": 3}),
+        json!({"jsonrpc": "1.0", "id": 3, "method": "GetTask", "params": {"id": "x"}}),
+        json!([]),
+    ] {
+        let reply = cx
+            .rpc_raw(serde_json::to_vec(&body).unwrap_or_default())?
+            .send(cx)
+            .await?;
+        let (code, _) = error_code(&reply)?;
+        ensure(
+            code == Some(ErrorKind::InvalidRequest.code().0),
+            format!("-32600 for {body}"),
+            reply.describe(),
+        )?;
+    }
+    Ok(())
+}
+
+async fn method_not_found(cx: &Ctx<'_>) -> Check {
+    let id = format!("req-{}", cx.nonce());
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": "NoSuchMethod", "params": {}});
+    let reply = cx
+        .rpc_raw(serde_json::to_vec(&body).unwrap_or_default())?
+        .send(cx)
+        .await?;
+    let body = expect_code(&reply, ErrorKind::MethodNotFound.code().0)?;
+    ensure(
+        body.get("id") == Some(&json!(id)),
+        format!("the id {id:?} echoed"),
+        format!("{:?}", body.get("id")),
+    )
+}
+
+async fn method_names(cx: &Ctx<'_>) -> Check {
+    for old in ["message/send", "tasks/get"] {
+        let reply = cx.rpc(old, json!({"id": "x"}))?.send(cx).await?;
+        expect_code(&reply, ErrorKind::MethodNotFound.code().0)?;
+    }
+    Ok(())
+}
+
+async fn invalid_params(cx: &Ctx<'_>) -> Check {
+    for params in [
+        json!({"id": 42}),
+        json!({"id": {"nested": true}}),
+        json!({"id": ["a"]}),
+    ] {
+        let reply = cx.rpc("GetTask", params.clone())?.send(cx).await?;
+        let (code, _) = error_code(&reply)?;
+        ensure(
+            code == Some(ErrorKind::InvalidParams.code().0),
+            format!("-32602 for GetTask params {params}"),
+            reply.describe(),
+        )?;
+    }
+    Ok(())
+}
+
+fn check_envelope(reply: &Reply, id: &Value, want_result: bool) -> Check {
+    let body = reply.json()?;
+    ensure(
+        body.get("jsonrpc") == Some(&json!("2.0")),
+        "\"jsonrpc\": \"2.0\"",
+        reply.describe(),
+    )?;
+    ensure(
+        body.get("id") == Some(id),
+        format!("the id {id} echoed exactly"),
+        format!("{:?}", body.get("id")),
+    )?;
+    let (has_result, has_error) = (body.get("result").is_some(), body.get("error").is_some());
+    ensure(
+        has_result != has_error,
+        "exactly one of result and error",
+        reply.describe(),
+    )?;
+    ensure(
+        has_result == want_result,
+        if want_result { "a result" } else { "an error" },
+        reply.describe(),
+    )
+}
+
+async fn envelope(cx: &Ctx<'_>) -> Check {
+    for id in [json!(7), json!(format!("id-{}", cx.nonce()))] {
+        let ok =
+            json!({"jsonrpc": "2.0", "id": id, "method": "ListTasks", "params": {"pageSize": 1}});
+        let reply = cx
+            .rpc_raw(serde_json::to_vec(&ok).unwrap_or_default())?
+            .send(cx)
+            .await?;
+        check_envelope(&reply, &id, true)?;
+        let err = json!({"jsonrpc": "2.0", "id": id, "method": "GetTask", "params": {"id": format!("no-such-task-{}", cx.nonce())}});
+        let reply = cx
+            .rpc_raw(serde_json::to_vec(&err).unwrap_or_default())?
+            .send(cx)
+            .await?;
+        check_envelope(&reply, &id, false)?;
+    }
+    Ok(())
+}
+
+async fn content_type(cx: &Ctx<'_>) -> Check {
+    let ok = cx
+        .rpc("ListTasks", json!({"pageSize": 1}))?
+        .send(cx)
+        .await?;
+    let err = cx
+        .rpc(
+            "GetTask",
+            json!({"id": format!("no-such-task-{}", cx.nonce())}),
+        )?
+        .send(cx)
+        .await?;
+    for reply in [ok, err] {
+        ensure(
+            reply.media_type() == "application/json",
+            "Content-Type application/json",
+            reply.describe(),
+        )?;
+    }
+    Ok(())
+}
+
+async fn error_object(cx: &Ctx<'_>) -> Check {
+    let reply = cx
+        .rpc(
+            "GetTask",
+            json!({"id": format!("no-such-task-{}", cx.nonce())}),
+        )?
+        .send(cx)
+        .await?;
+    let body = reply.json()?;
+    let error = body
+        .get("error")
+        .ok_or_else(|| fail("an error object", reply.describe()))?;
+    ensure(
+        error.get("code").is_some_and(Value::is_i64),
+        "an integer error.code",
+        reply.describe(),
+    )?;
+    ensure(
+        error.get("message").is_some_and(Value::is_string),
+        "a string error.message",
+        reply.describe(),
+    )?;
+    let data = error.get("data").and_then(Value::as_array).ok_or_else(|| {
+        fail(
+            "error.data: an array holding a google.rpc.ErrorInfo (spec 9.5)",
+            reply.describe(),
+        )
+    })?;
+    let info = data
+        .iter()
+        .find(|d| d.get("@type").and_then(Value::as_str) == Some(a2a_types::ERROR_INFO_TYPE));
+    ensure(
+        info.and_then(|i| i.get("reason")).and_then(Value::as_str) == Some("TASK_NOT_FOUND"),
+        "an ErrorInfo with reason TASK_NOT_FOUND in error.data",
+        reply.describe(),
+    )
+}
+
+async fn methods(cx: &Ctx<'_>) -> Check {
+    let unknown = format!("no-such-task-{}", cx.nonce());
+    let mut missing = Vec::new();
+    for op in Operation::ALL {
+        let params = match op {
+            Operation::SendMessage | Operation::SendStreamingMessage => json!({
+                "message": {"messageId": format!("m-{}", cx.nonce()), "role": "ROLE_USER", "parts": [{"text": "echo methods"}]}
+            }),
+            Operation::ListTasks | Operation::GetExtendedAgentCard => json!({}),
+            Operation::CreateTaskPushNotificationConfig => {
+                json!({"taskId": unknown, "url": "https://push.conformance.invalid/h"})
+            }
+            Operation::GetTaskPushNotificationConfig
+            | Operation::DeleteTaskPushNotificationConfig => {
+                json!({"taskId": unknown, "id": "c"})
+            }
+            Operation::ListTaskPushNotificationConfigs => json!({"taskId": unknown}),
+            _ => json!({"id": unknown}),
+        };
+        let reply = cx.rpc(op.name(), params)?.stream(cx).await?;
+        if reply.media_type() == "text/event-stream" {
+            continue;
+        }
+        let body: Value = serde_json::from_slice(&reply.body).unwrap_or(Value::Null);
+        let code = body.pointer("/error/code").and_then(Value::as_i64);
+        if body.get("jsonrpc") != Some(&json!("2.0"))
+            || code == Some(ErrorKind::MethodNotFound.code().0)
+        {
+            missing.push(format!(
+                "{}: {}",
+                op.name(),
+                crate::abbreviate(&String::from_utf8_lossy(&reply.body))
+            ));
+        }
+    }
+    ensure(
+        missing.is_empty(),
+        "a JSON-RPC answer other than -32601 for every method",
+        missing.join("; "),
+    )
+}
+
+async fn sse(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    let events = stream_req(cx, "stream 2")?.stream(cx).await?.sse_events()?;
+    let mut results = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        ensure(
+            e.get("jsonrpc") == Some(&json!("2.0")) && e.get("id") == Some(&json!(1)),
+            "each event a JSON-RPC response with the request's id 1",
+            format!("event {i}: {}", crate::abbreviate(&e.to_string())),
+        )?;
+        let result = e
+            .get("result")
+            .ok_or_else(|| fail("a result in each event", format!("event {i}: {e}")))?;
+        results.push(result.clone());
+    }
+    check_stream_items(&results)
+}

@@ -1,0 +1,558 @@
+//! Streaming (3.1.2), subscriptions (3.1.6), event order and fan-out
+//! (3.5.2), and the streaming capability gate (3.3.4).
+
+use a2a_types::{
+    ErrorKind, SendMessageRequest, StreamResponse, SubscribeToTaskRequest, TaskSnapshot, TaskState,
+};
+
+use crate::context::{describe_event, describe_events, expect_error, immediately, state_name, Ctx};
+use crate::scenario;
+use crate::scenario::{ensure, fail, skip, Check, Kind, Scenario};
+use crate::scenarios::needs_streaming;
+
+pub(crate) fn list() -> Vec<Scenario> {
+    vec![
+        scenario!(
+            "stream.starts-with-task",
+            "3.1.2",
+            Must,
+            Kind::Behaviour,
+            "a task stream begins with the Task",
+            starts_with_task
+        ),
+        scenario!(
+            "stream.message-only",
+            "3.1.2",
+            Must,
+            Kind::Behaviour,
+            "a message stream is exactly one Message, then closes",
+            message_only
+        ),
+        scenario!(
+            "stream.immediate-feedback",
+            "3.1.2",
+            Must,
+            Kind::Behaviour,
+            "the first event arrives while the task is still working",
+            immediate_feedback
+        ),
+        scenario!(
+            "stream.closes-on-terminal",
+            "3.1.2",
+            Must,
+            Kind::Behaviour,
+            "the stream closes when the task reaches a terminal state",
+            closes_on_terminal
+        ),
+        scenario!(
+            "stream.closes-on-interrupted",
+            "11.7",
+            Should,
+            Kind::Behaviour,
+            "the stream closes when the task reaches an interrupted state",
+            closes_on_interrupted
+        ),
+        scenario!(
+            "stream.order",
+            "3.5.2",
+            Must,
+            Kind::Behaviour,
+            "events arrive in the order they were generated",
+            order
+        ),
+        scenario!(
+            "stream.adds-up",
+            "3.5.2",
+            Must,
+            Kind::Behaviour,
+            "a stream's events rebuild the task GetTask answers",
+            adds_up
+        ),
+        scenario!(
+            "subscribe.starts-with-task",
+            "3.1.6",
+            Must,
+            Kind::Behaviour,
+            "SubscribeToTask begins with the task's current state and follows it to the end",
+            subscribe
+        ),
+        scenario!(
+            "subscribe.terminal-task",
+            "3.1.6",
+            Must,
+            Kind::Behaviour,
+            "SubscribeToTask of a terminal task answers UnsupportedOperationError",
+            subscribe_terminal
+        ),
+        scenario!(
+            "subscribe.unknown-task",
+            "3.1.6",
+            Must,
+            Kind::Behaviour,
+            "SubscribeToTask of an unknown id answers TaskNotFoundError",
+            subscribe_unknown
+        ),
+        scenario!(
+            "stream.fan-out",
+            "3.5.2",
+            Must,
+            Kind::Behaviour,
+            "concurrent subscribers receive the same events in the same order",
+            fan_out
+        ),
+        scenario!(
+            "stream.close-one",
+            "3.5.2",
+            Must,
+            Kind::Behaviour,
+            "closing one stream does not affect another on the same task",
+            close_one
+        ),
+        scenario!(
+            "capability.streaming",
+            "3.3.4",
+            Must,
+            Kind::Behaviour,
+            "without capabilities.streaming, streaming operations answer UnsupportedOperationError",
+            streaming_gate
+        ),
+    ]
+}
+
+async fn starts_with_task(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    cx.contract().await?;
+    let events = cx
+        .collect(
+            cx.stream(SendMessageRequest::new(cx.msg("stream 2")))
+                .await?,
+        )
+        .await?;
+    match events.first() {
+        Some(StreamResponse::Task(t)) if !t.id.is_empty() => {
+            cx.note("task first");
+            Ok(())
+        }
+        _ => Err(fail(
+            "the Task as the first event",
+            describe_events(&events),
+        )),
+    }
+}
+
+async fn message_only(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    cx.contract().await?;
+    let events = cx
+        .collect(
+            cx.stream(SendMessageRequest::new(cx.msg("message streamed")))
+                .await?,
+        )
+        .await?;
+    match events.as_slice() {
+        [StreamResponse::Message(m)] => {
+            ensure(
+                m.text().as_deref() == Some("streamed"),
+                "the message \"streamed\"",
+                format!("{:?}", m.text()),
+            )?;
+            cx.note("one message");
+            Ok(())
+        }
+        _ => Err(fail(
+            "exactly one Message, then the end",
+            describe_events(&events),
+        )),
+    }
+}
+
+async fn immediate_feedback(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    cx.contract().await?;
+    let slow = cx.timing().slow * 2;
+    let started = std::time::Instant::now();
+    let mut stream = cx
+        .stream(SendMessageRequest::new(
+            cx.msg(&format!("slow {}", slow.as_millis())),
+        ))
+        .await?;
+    let first = cx.next(&mut stream).await?;
+    let took = started.elapsed();
+    ensure(first.is_some(), "a first event", "the end of the stream")?;
+    ensure(
+        took < slow / 2,
+        format!("the first event well before the work ends ({slow:?})"),
+        format!("it after {took:?}"),
+    )?;
+    drop(stream);
+    cx.note("early");
+    Ok(())
+}
+
+async fn closes_on_terminal(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    cx.contract().await?;
+    let mut stream = cx
+        .stream(SendMessageRequest::new(cx.msg("stream 2")))
+        .await?;
+    let mut seen = Vec::new();
+    loop {
+        let Some(event) = cx.next(&mut stream).await? else {
+            return Err(fail(
+                "a terminal state before the end",
+                describe_events(&seen),
+            ));
+        };
+        let terminal = event.is_final();
+        seen.push(event);
+        if terminal {
+            break;
+        }
+    }
+    cx.ended(&mut stream).await?;
+    cx.note("closed");
+    Ok(())
+}
+
+async fn closes_on_interrupted(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    cx.contract().await?;
+    let mut stream = cx.stream(SendMessageRequest::new(cx.msg("input"))).await?;
+    let mut seen = Vec::new();
+    loop {
+        let Some(event) = cx.next(&mut stream).await? else {
+            return Err(fail(
+                "INPUT_REQUIRED before the end",
+                describe_events(&seen),
+            ));
+        };
+        let state = match &event {
+            StreamResponse::Task(t) => Some(t.status.state),
+            StreamResponse::StatusUpdate(s) => Some(s.status.state),
+            _ => None,
+        };
+        seen.push(event);
+        if state == Some(TaskState::InputRequired) {
+            break;
+        }
+    }
+    cx.ended(&mut stream).await?;
+    cx.note("closed");
+    Ok(())
+}
+
+async fn order(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    cx.contract().await?;
+    let text = format!("stream 3 {}", cx.timing().stream_gap.as_millis());
+    let events = cx
+        .collect(cx.stream(SendMessageRequest::new(cx.msg(&text))).await?)
+        .await?;
+    let chunks: Vec<String> = events
+        .iter()
+        .filter(|e| matches!(e, StreamResponse::ArtifactUpdate(_)))
+        .map(describe_event)
+        .collect();
+    let want = [
+        "artifact:chunk 1",
+        "artifact:chunk 2+",
+        "artifact:chunk 3+!",
+    ];
+    ensure(
+        chunks == want,
+        format!("the chunks in order {want:?}"),
+        describe_events(&events),
+    )?;
+    // States only move forward along the state machine.
+    let mut state: Option<TaskState> = None;
+    for e in &events {
+        let next = match e {
+            StreamResponse::Task(t) => Some(t.status.state),
+            StreamResponse::StatusUpdate(s) => Some(s.status.state),
+            _ => None,
+        };
+        if let (Some(from), Some(to)) = (state, next) {
+            if from != to && !from.can_transition_to(to) {
+                return Err(fail(
+                    "states in the order the task went through them",
+                    format!(
+                        "{} after {}: {}",
+                        state_name(to),
+                        state_name(from),
+                        describe_events(&events)
+                    ),
+                ));
+            }
+        }
+        state = next.or(state);
+    }
+    let last = events.last().map(describe_event).unwrap_or_default();
+    ensure(
+        last == "status:COMPLETED",
+        "COMPLETED as the last event",
+        describe_events(&events),
+    )?;
+    let working = events
+        .iter()
+        .position(|e| describe_event(e) == "status:WORKING");
+    let first_chunk = events
+        .iter()
+        .position(|e| matches!(e, StreamResponse::ArtifactUpdate(_)));
+    ensure(
+        working.is_some() && working < first_chunk,
+        "WORKING before the first chunk",
+        describe_events(&events),
+    )?;
+    cx.note(format!("{chunks:?} then {last}"));
+    Ok(())
+}
+
+async fn adds_up(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    cx.contract().await?;
+    let text = format!("stream 3 {}", cx.timing().stream_gap.as_millis());
+    let events = cx
+        .collect(cx.stream(SendMessageRequest::new(cx.msg(&text))).await?)
+        .await?;
+    let mut events = events.into_iter();
+    let first = events
+        .next()
+        .ok_or_else(|| fail("a Task first", "an empty stream"))?;
+    let mut snapshot = TaskSnapshot::from_first_event(first)
+        .map_err(|e| fail("a Task first", describe_event(&e)))?;
+    for e in events {
+        let d = describe_event(&e);
+        snapshot
+            .apply(e)
+            .map_err(|err| fail("events that apply to the task", format!("{d}: {err}")))?;
+    }
+    let built = snapshot.task();
+    let got = cx.get(&built.id, None).await?;
+    ensure(
+        built.status.state == got.status.state,
+        format!(
+            "the final state {} of GetTask",
+            state_name(got.status.state)
+        ),
+        state_name(built.status.state),
+    )?;
+    let texts = |t: &a2a_types::Task| -> Vec<Option<String>> {
+        t.artifacts.iter().map(|a| a.text_content()).collect()
+    };
+    ensure(
+        texts(built) == texts(&got),
+        format!("the artifacts of GetTask {:?}", texts(&got)),
+        format!("{:?}", texts(built)),
+    )?;
+    cx.note(format!("{:?}", texts(&got)));
+    Ok(())
+}
+
+async fn subscribe(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    cx.contract().await?;
+    let task = cx
+        .start_task(&format!("slow {}", cx.timing().slow_ms()))
+        .await?;
+    let stream = cx
+        .within(cx.svc().subscribe_to_task(
+            &cx.cx(),
+            SubscribeToTaskRequest {
+                id: task.id.clone(),
+                ..Default::default()
+            },
+        ))
+        .await?
+        .map_err(|e| {
+            fail(
+                "SubscribeToTask of a working task to open a stream",
+                crate::describe_error(&e),
+            )
+        })?;
+    let events = cx.collect(stream).await?;
+    match events.first() {
+        Some(StreamResponse::Task(t)) if t.id == task.id && !t.status.state.is_terminal() => {}
+        _ => {
+            return Err(fail(
+                "the working Task as the first event",
+                describe_events(&events),
+            ))
+        }
+    }
+    let last = events.last().map(describe_event).unwrap_or_default();
+    ensure(
+        last == "status:COMPLETED",
+        "COMPLETED as the last event",
+        describe_events(&events),
+    )?;
+    cx.note("task first, COMPLETED last");
+    Ok(())
+}
+
+async fn subscribe_terminal(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    cx.contract().await?;
+    let task = cx.send_task("echo over").await?;
+    let got = cx
+        .within(cx.svc().subscribe_to_task(
+            &cx.cx(),
+            SubscribeToTaskRequest {
+                id: task.id,
+                ..Default::default()
+            },
+        ))
+        .await?;
+    let e = expect_error(
+        got.map(|_| "a stream"),
+        ErrorKind::UnsupportedOperation,
+        "for a COMPLETED task",
+    )?;
+    cx.note(e.kind().name());
+    Ok(())
+}
+
+async fn subscribe_unknown(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    let got = cx
+        .within(cx.svc().subscribe_to_task(
+            &cx.cx(),
+            SubscribeToTaskRequest {
+                id: format!("no-such-task-{}", cx.nonce()),
+                ..Default::default()
+            },
+        ))
+        .await?;
+    let e = expect_error(
+        got.map(|_| "a stream"),
+        ErrorKind::TaskNotFound,
+        "for an unknown task id",
+    )?;
+    cx.note(e.kind().name());
+    Ok(())
+}
+
+async fn open_subscription(cx: &Ctx<'_>, id: &str) -> Check<a2a_transport::EventStream> {
+    cx.within(cx.svc().subscribe_to_task(
+        &cx.cx(),
+        SubscribeToTaskRequest {
+            id: id.to_owned(),
+            ..Default::default()
+        },
+    ))
+    .await?
+    .map_err(|e| {
+        fail(
+            "SubscribeToTask of a working task to open a stream",
+            crate::describe_error(&e),
+        )
+    })
+}
+
+async fn fan_out(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    cx.contract().await?;
+    let gap = cx.timing().stream_gap.as_millis().max(5) * 2;
+    let task = cx.start_task(&format!("stream 6 {gap}")).await?;
+    let a = open_subscription(cx, &task.id).await?;
+    let b = open_subscription(cx, &task.id).await?;
+    let (a, b) = tokio::join!(cx.collect(a), cx.collect(b));
+    let (a, b) = (a?, b?);
+    let rest = |events: &[StreamResponse]| -> Vec<String> {
+        events.iter().skip(1).map(describe_event).collect()
+    };
+    let (ra, rb) = (rest(&a), rest(&b));
+    for (name, events) in [("first", &a), ("second", &b)] {
+        if !matches!(events.first(), Some(StreamResponse::Task(_))) {
+            return Err(fail(
+                format!("the {name} subscriber's stream to begin with the Task"),
+                describe_events(events),
+            ));
+        }
+        if events.last().map(describe_event).as_deref() != Some("status:COMPLETED") {
+            return Err(fail(
+                format!("the {name} subscriber to see COMPLETED last"),
+                describe_events(events),
+            ));
+        }
+    }
+    let (long, short) = if ra.len() >= rb.len() {
+        (&ra, &rb)
+    } else {
+        (&rb, &ra)
+    };
+    ensure(
+        long.ends_with(short),
+        "the later subscriber's events to be the tail of the earlier one's",
+        format!("{ra:?} and {rb:?}"),
+    )?;
+    cx.note("same events");
+    Ok(())
+}
+
+async fn close_one(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    cx.contract().await?;
+    let gap = cx.timing().stream_gap.as_millis().max(5) * 2;
+    let task = cx.start_task(&format!("stream 5 {gap}")).await?;
+    let mut a = open_subscription(cx, &task.id).await?;
+    let b = open_subscription(cx, &task.id).await?;
+    let first = cx.next(&mut a).await?;
+    ensure(
+        first.is_some(),
+        "a first event on the first stream",
+        "its end",
+    )?;
+    drop(a);
+    let events = cx.collect(b).await?;
+    let chunks = events
+        .iter()
+        .filter(|e| matches!(e, StreamResponse::ArtifactUpdate(_)))
+        .count();
+    let last = events.last().map(describe_event).unwrap_or_default();
+    ensure(
+        last == "status:COMPLETED",
+        "the second stream to go on to COMPLETED",
+        describe_events(&events),
+    )?;
+    let task = cx.get(&task.id, None).await?;
+    ensure(
+        task.artifacts.first().map(|a| a.parts.len()).unwrap_or(0) >= 1 && chunks <= 5,
+        "the task's artifact complete",
+        format!("{} artifacts", task.artifacts.len()),
+    )?;
+    cx.note("unaffected");
+    Ok(())
+}
+
+async fn streaming_gate(cx: &Ctx<'_>) -> Check {
+    if cx.card().capabilities.streaming == Some(true) {
+        return Err(skip("the card declares capabilities.streaming"));
+    }
+    let got = cx
+        .within(
+            cx.svc()
+                .send_streaming_message(&cx.cx(), immediately(cx.msg("echo hi"))),
+        )
+        .await?;
+    expect_error(
+        got.map(|_| "a stream"),
+        ErrorKind::UnsupportedOperation,
+        "for SendStreamingMessage",
+    )?;
+    let got = cx
+        .within(cx.svc().subscribe_to_task(
+            &cx.cx(),
+            SubscribeToTaskRequest {
+                id: format!("t-{}", cx.nonce()),
+                ..Default::default()
+            },
+        ))
+        .await?;
+    expect_error(
+        got.map(|_| "a stream"),
+        ErrorKind::UnsupportedOperation,
+        "for SubscribeToTask",
+    )?;
+    cx.note("refused");
+    Ok(())
+}

@@ -1,0 +1,178 @@
+//! [`Target`]: the agent under test, as the suite sees it.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_transport::{A2aService, HttpClient, Principal};
+use a2a_types::{AgentCard, AgentInterface};
+use http::HeaderMap;
+
+use crate::report::Record;
+use crate::scenario::Binding;
+use crate::webhook::Webhook;
+
+/// Someone the suite acts as.
+#[derive(Debug, Clone, Default)]
+pub struct Caller {
+    /// Headers sent with every HTTP request (`Authorization`, say).
+    pub headers: HeaderMap,
+    /// The principal of in-process calls.
+    pub principal: Option<Principal>,
+}
+
+impl Caller {
+    /// A caller sending `Authorization: Bearer <token>`, who is `principal`
+    /// in process.
+    pub fn bearer(token: &str, principal: Option<Principal>) -> Caller {
+        let mut headers = HeaderMap::new();
+        if let Ok(v) = http::HeaderValue::from_str(&format!("Bearer {token}")) {
+            headers.insert(http::header::AUTHORIZATION, v);
+        }
+        Caller { headers, principal }
+    }
+}
+
+/// How long things take and how long the suite waits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Timing {
+    /// The length of a `slow` task: long enough to be observed while
+    /// working, canceled, subscribed to.
+    pub slow: Duration,
+    /// The pause between the chunks of a `stream` task.
+    pub stream_gap: Duration,
+    /// How long silence must last to count as "nothing more comes".
+    pub quiet: Duration,
+    /// The longest wait for one answer or one event.
+    pub call_timeout: Duration,
+    /// The longest a scenario may take.
+    pub scenario_timeout: Duration,
+}
+
+impl Timing {
+    /// For agents over a network: a 1.5 s `slow` task, 10 s per answer.
+    pub const STANDARD: Timing = Timing {
+        slow: Duration::from_millis(1500),
+        stream_gap: Duration::from_millis(40),
+        quiet: Duration::from_millis(250),
+        call_timeout: Duration::from_secs(10),
+        scenario_timeout: Duration::from_secs(30),
+    };
+
+    /// For in-memory agents in tests: short tasks and waits.
+    pub const FAST: Timing = Timing {
+        slow: Duration::from_millis(400),
+        stream_gap: Duration::from_millis(15),
+        quiet: Duration::from_millis(80),
+        call_timeout: Duration::from_secs(4),
+        scenario_timeout: Duration::from_secs(12),
+    };
+
+    /// `slow` in whole milliseconds, for the `slow <ms>` command.
+    pub fn slow_ms(&self) -> u128 {
+        self.slow.as_millis()
+    }
+}
+
+impl Default for Timing {
+    fn default() -> Timing {
+        Timing::STANDARD
+    }
+}
+
+/// The agent under test.
+#[non_exhaustive]
+pub struct Target {
+    /// What it is, for the report: `embedded reference agent`, a URL.
+    pub name: String,
+    /// The base URL its card was found under.
+    pub base_url: String,
+    /// The HTTP client that reaches it (real sockets or in memory).
+    pub http: Arc<dyn HttpClient>,
+    /// Its public agent card.
+    pub card: AgentCard,
+    /// The agent itself, for in-process runs (embedded agents only).
+    pub in_process: Option<Arc<dyn A2aService>>,
+    /// Who the suite acts as: the first is the main caller, the second
+    /// (when there is one) the other caller of the scoping scenarios.
+    pub callers: Vec<Caller>,
+    /// The bindings to run on.
+    pub bindings: Vec<Binding>,
+    /// A webhook receiver the agent can reach, for push delivery.
+    pub webhook: Option<Webhook>,
+    /// The timings.
+    pub timing: Timing,
+    /// Whether the agent is known to follow the reference agent's
+    /// message-text contract: then a failed contract probe is a failure,
+    /// not a skip.
+    pub expects_contract: bool,
+    /// Problems found while reaching the target (a binding the runner does
+    /// not speak, say), reported with the results.
+    pub notices: Vec<Record>,
+}
+
+impl fmt::Debug for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Target")
+            .field("name", &self.name)
+            .field("base_url", &self.base_url)
+            .field("bindings", &self.bindings)
+            .field("callers", &self.callers.len())
+            .field("timing", &self.timing)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Target {
+    /// A target reached through `http` at `base_url`, with its `card`, on
+    /// every binding the card declares that the runner speaks.
+    pub fn new(
+        name: impl Into<String>,
+        base_url: impl Into<String>,
+        http: Arc<dyn HttpClient>,
+        card: AgentCard,
+    ) -> Target {
+        let bindings = [Binding::JsonRpc, Binding::HttpJson]
+            .into_iter()
+            .filter(|b| interface_of(&card, *b).is_some())
+            .collect();
+        Target {
+            name: name.into(),
+            base_url: base_url.into(),
+            http,
+            card,
+            in_process: None,
+            callers: vec![Caller::default()],
+            bindings,
+            webhook: None,
+            timing: Timing::STANDARD,
+            expects_contract: false,
+            notices: Vec::new(),
+        }
+    }
+
+    /// The card's first interface for `binding` at protocol version 1.0
+    /// (spec 8.3.2: earlier entries are preferred).
+    pub fn interface(&self, binding: Binding) -> Option<AgentInterface> {
+        interface_of(&self.card, binding).cloned()
+    }
+}
+
+/// The first interface of `card` for `binding` at protocol version 1.0
+/// (`Major.Minor`; a patch is ignored, spec 3.6).
+pub(crate) fn interface_of(card: &AgentCard, binding: Binding) -> Option<&AgentInterface> {
+    let want = binding.transport()?;
+    card.supported_interfaces.iter().find(|i| {
+        a2a_transport::Binding::from_protocol_binding(&i.protocol_binding) == Some(want)
+            && is_v1_0(&i.protocol_version)
+    })
+}
+
+/// `1.0` or `1.0.<patch>`.
+pub(crate) fn is_v1_0(version: &str) -> bool {
+    let v = version.trim();
+    v == "1.0"
+        || v.strip_prefix("1.0.")
+            .is_some_and(|p| p.chars().all(|c| c.is_ascii_digit()))
+}
