@@ -9,6 +9,7 @@ use memchr::{memchr, memchr2};
 
 use crate::error::DecodeError;
 use crate::event::Event;
+use crate::shared_str::SharedStr;
 
 /// The UTF-8 byte-order mark, stripped once at the start of each stream.
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
@@ -169,7 +170,7 @@ impl Decoder {
     /// Starts from a known last event ID, as a client resuming a stream with
     /// `Last-Event-ID: id` does: events carry this id until the stream sets
     /// another.
-    pub fn with_last_event_id(mut self, id: impl Into<String>) -> Decoder {
+    pub fn with_last_event_id(mut self, id: impl Into<SharedStr>) -> Decoder {
         let id = id.into();
         self.parser.id_buffer.clone_from(&id);
         self.parser.last_event_id = id;
@@ -376,12 +377,12 @@ struct Parser {
     data_ascii: bool,
     /// The decoded value of the last `event` field (kept across events, so
     /// that a repeated type is not decoded again).
-    event_type: String,
+    event_type: SharedStr,
     /// Whether the event being built has a non-empty type (`event_type`);
     /// the standard's "event type buffer" is `event_type` if so, else "".
     has_type: bool,
-    id_buffer: String,
-    last_event_id: String,
+    id_buffer: SharedStr,
+    last_event_id: SharedStr,
     retry: Option<Duration>,
 }
 
@@ -402,10 +403,10 @@ impl Parser {
             data_len: 0,
             scratch: BytesMut::new(),
             data_ascii: true,
-            event_type: String::new(),
+            event_type: SharedStr::new(),
             has_type: false,
-            id_buffer: String::new(),
-            last_event_id: String::new(),
+            id_buffer: SharedStr::new(),
+            last_event_id: SharedStr::new(),
             retry: None,
         }
     }
@@ -576,16 +577,14 @@ impl Parser {
                 let value = &line[v];
                 // Streams repeat the same type: keep the decoded string.
                 if self.event_type.as_bytes() != value {
-                    self.event_type.clear();
-                    push_lossy(&mut self.event_type, value);
+                    self.event_type = SharedStr::from_utf8_lossy(value);
                 }
                 self.has_type = !value.is_empty();
             }
             Field::Id(v) => {
                 let value = &line[v];
                 if memchr(0, value).is_none() {
-                    self.id_buffer.clear();
-                    push_lossy(&mut self.id_buffer, value);
+                    self.id_buffer = SharedStr::from_utf8_lossy(value);
                 }
             }
             Field::Retry(v) => {
@@ -669,7 +668,7 @@ impl Parser {
         let event_type = if std::mem::take(&mut self.has_type) {
             self.event_type.clone()
         } else {
-            String::from("message")
+            SharedStr::from_static("message")
         };
         Some(Event {
             event_type,
@@ -761,13 +760,4 @@ fn is_ascii(bytes: &[u8]) -> bool {
         return bytes.is_ascii();
     }
     bytes[..len & !63].is_ascii() && bytes[len - 64..].is_ascii()
-}
-
-/// Appends `bytes` to `s`, decoded as UTF-8 with U+FFFD for invalid
-/// sequences.
-fn push_lossy(s: &mut String, bytes: &[u8]) {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => s.push_str(text),
-        Err(_) => s.push_str(&String::from_utf8_lossy(bytes)),
-    }
 }

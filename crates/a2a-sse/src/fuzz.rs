@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 
-use crate::{DecodeError, Decoder, DecoderConfig, Event};
+use crate::{DecodeError, Decoder, DecoderConfig, Event, SharedStr};
 
 /// What a whole stream decodes to: the items in order, then the final last
 /// event ID and retry value.
@@ -58,9 +58,9 @@ pub fn reference_decode(input: &[u8]) -> (Vec<Event>, String, Option<Duration>) 
                 std::mem::take(&mut event_type)
             };
             events.push(Event {
-                event_type: ty,
+                event_type: ty.into(),
                 data: Bytes::from(std::mem::take(&mut data)),
-                id: last_event_id.clone(),
+                id: SharedStr::from(&last_event_id),
             });
             continue;
         }

@@ -9,9 +9,9 @@ use bytes::Bytes;
 
 fn event(ty: &str, id: &str, data: &str) -> Event {
     Event {
-        event_type: ty.to_owned(),
+        event_type: ty.into(),
         data: Bytes::copy_from_slice(data.as_bytes()),
-        id: id.to_owned(),
+        id: id.into(),
     }
 }
 

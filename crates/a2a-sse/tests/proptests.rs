@@ -137,9 +137,9 @@ proptest! {
                 last_id.clone_from(id);
             }
             expected.push(Event {
-                event_type: ty.clone().filter(|t| !t.is_empty()).unwrap_or_else(|| "message".into()),
+                event_type: ty.as_deref().filter(|t| !t.is_empty()).unwrap_or("message").into(),
                 data: Bytes::from(data.replace("\r\n", "\n").replace('\r', "\n")),
-                id: last_id.clone(),
+                id: last_id.as_str().into(),
             });
         }
         let wire = encoder.take();

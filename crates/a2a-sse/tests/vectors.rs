@@ -144,8 +144,8 @@ fn parse_file(path: &Path) -> Vec<Case> {
                     fail(format!("trailing text {r:?}"));
                 }
                 case.expected.push(Item::Event(Event {
-                    event_type: text(ty),
-                    id: text(id),
+                    event_type: text(ty).into(),
+                    id: text(id).into(),
                     data: data.into(),
                 }));
             }
