@@ -443,6 +443,11 @@ impl Parser {
                     continue;
                 }
             }
+            if self.line.is_empty() && self.skip == Skip::No {
+                return self.lines(chunk, pos);
+            }
+            // The end of a line begun in an earlier chunk, or of one being
+            // skipped.
             let rest = &buf[*pos..];
             match memchr2(b'\n', b'\r', rest) {
                 None => {
@@ -473,6 +478,95 @@ impl Parser {
         Ok(None)
     }
 
+    /// Decodes the lines of `chunk` from `*pos`, the start of a line with
+    /// nothing buffered or skipped (the usual state), until an event is
+    /// dispatched, an error occurs or the chunk is used up (buffering the
+    /// start of a line that ends in a later chunk).
+    ///
+    /// Only the position is tracked per line; the stream offsets are derived
+    /// from it when needed.
+    fn lines(&mut self, chunk: &Bytes, pos: &mut usize) -> Result<Option<Event>, DecodeError> {
+        let buf: &[u8] = chunk;
+        // Stream offset of `buf[0]`.
+        let base = self.offset - *pos as u64;
+        let mut start = *pos;
+        let mut buffered = false;
+        let result = loop {
+            let Some(rest) = buf.get(start..).filter(|r| !r.is_empty()) else {
+                break Ok(None);
+            };
+            // Data lines are the long ones: straight to SIMD.
+            let found = if rest[0] == b'd' {
+                memchr2(b'\n', b'\r', rest)
+            } else {
+                find_line_end(rest)
+            };
+            let Some(len) = found else {
+                // The line ends in a later chunk.
+                self.line_start = base + start as u64;
+                start = buf.len();
+                buffered = true;
+                break self.partial(rest).map(|()| None);
+            };
+            let line = start..start + len;
+            let line_off = base + start as u64;
+            start += len + 1;
+            if rest[len] == b'\r' {
+                match buf.get(start) {
+                    Some(b'\n') => start += 1,
+                    Some(_) => {}
+                    None => self.after_cr = true,
+                }
+            }
+            match self.whole_line(chunk, line, line_off) {
+                Ok(None) => {}
+                other => break other,
+            }
+        };
+        *pos = start;
+        self.offset = base + start as u64;
+        if !buffered {
+            self.line_start = self.offset;
+        }
+        result
+    }
+
+    /// Handles the line `chunk[range]`, with nothing buffered or skipped.
+    fn whole_line(
+        &mut self,
+        chunk: &Bytes,
+        range: Range<usize>,
+        line_off: u64,
+    ) -> Result<Option<Event>, DecodeError> {
+        let line = &chunk[range.clone()];
+        if line.is_empty() {
+            return Ok(self.dispatch());
+        }
+        let limit = self.config.max_line_length;
+        if line.len() > limit {
+            self.start_skip(Skip::Event);
+            return Err(DecodeError::LineTooLong {
+                limit,
+                offset: line_off + limit as u64,
+            });
+        }
+        match classify(line) {
+            Field::Data(v) => {
+                let value_off = line_off + v.start as u64;
+                let ascii = is_ascii(&line[v.clone()]);
+                let value = if matches!(self.data, Data::Empty) {
+                    // No copy: a slice of the chunk.
+                    Value::Shared(chunk.slice(range.start + v.start..range.start + v.end))
+                } else {
+                    Value::Slice(&line[v])
+                };
+                self.append_data(value, ascii, value_off)?;
+            }
+            other => self.field(line, other),
+        }
+        Ok(None)
+    }
+
     /// Buffers the start of a line whose end is in a later chunk.
     fn partial(&mut self, bytes: &[u8]) -> Result<(), DecodeError> {
         match self.skip {
@@ -493,7 +587,8 @@ impl Parser {
         Ok(())
     }
 
-    /// Handles a line whose last bytes are `chunk[range]`.
+    /// Handles a line whose last bytes are `chunk[range]`, in the slow
+    /// states: skipping, or with the start of the line buffered.
     fn complete_line(
         &mut self,
         chunk: &Bytes,
@@ -515,6 +610,9 @@ impl Parser {
                 return Ok(None);
             }
         }
+        if self.line.is_empty() {
+            return self.whole_line(chunk, range, line_off);
+        }
         let limit = self.config.max_line_length;
         if self.line.len() + range.len() > limit {
             self.clear_line();
@@ -524,49 +622,28 @@ impl Parser {
                 offset: line_off + limit as u64,
             });
         }
-        if self.line.is_empty() {
-            // The whole line is in this chunk: no copy.
-            let line = &chunk[range.clone()];
-            if line.is_empty() {
-                return Ok(self.dispatch());
+        let ascii = self.line_ascii && is_ascii(&chunk[range.clone()]);
+        self.line_ascii = true;
+        let mut buf = std::mem::take(&mut self.line);
+        buf.extend_from_slice(&chunk[range]);
+        let result = match classify(&buf) {
+            Field::Data(v) => {
+                let value_off = line_off + v.start as u64;
+                if matches!(self.data, Data::Empty) {
+                    let line = buf.split().freeze();
+                    self.append_data(Value::Shared(line.slice(v)), ascii, value_off)
+                } else {
+                    self.append_data(Value::Slice(&buf[v]), ascii, value_off)
+                }
             }
-            match classify(line) {
-                Field::Data(v) => {
-                    let value_off = line_off + v.start as u64;
-                    let ascii = is_ascii(&line[v.clone()]);
-                    let value = if matches!(self.data, Data::Empty) {
-                        Value::Shared(chunk.slice(range.start + v.start..range.start + v.end))
-                    } else {
-                        Value::Slice(&line[v])
-                    };
-                    self.append_data(value, ascii, value_off)?;
-                }
-                other => self.field(line, other),
+            other => {
+                self.field(&buf, other);
+                Ok(())
             }
-        } else {
-            let ascii = self.line_ascii && is_ascii(&chunk[range.clone()]);
-            self.line_ascii = true;
-            let mut buf = std::mem::take(&mut self.line);
-            buf.extend_from_slice(&chunk[range]);
-            let result = match classify(&buf) {
-                Field::Data(v) => {
-                    let value_off = line_off + v.start as u64;
-                    if matches!(self.data, Data::Empty) {
-                        let line = buf.split().freeze();
-                        self.append_data(Value::Shared(line.slice(v)), ascii, value_off)
-                    } else {
-                        self.append_data(Value::Slice(&buf[v]), ascii, value_off)
-                    }
-                }
-                other => {
-                    self.field(&buf, other);
-                    Ok(())
-                }
-            };
-            buf.clear();
-            self.line = buf;
-            result?;
-        }
+        };
+        buf.clear();
+        self.line = buf;
+        result?;
         Ok(None)
     }
 
@@ -748,6 +825,33 @@ fn classify(line: &[u8]) -> Field {
         _ => None,
     };
     field.unwrap_or(Field::Ignore)
+}
+
+/// Index of the first CR or LF in `bytes`, for lines that are usually
+/// short (field names with short values, comments): the first 32 bytes a
+/// word at a time, which beats setting up SIMD for a line of a few bytes,
+/// then `memchr2`.
+fn find_line_end(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    const LF: u64 = u64::from_le_bytes([b'\n'; 8]);
+    const CR: u64 = u64::from_le_bytes([b'\r'; 8]);
+    let mut at = 0;
+    while at < 32 {
+        let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) else {
+            break;
+        };
+        let word = u64::from_le_bytes(*word);
+        // A byte of `x` is zero where `word` has the byte sought; the lowest
+        // flagged byte is exact (borrows only run towards higher bytes).
+        let (lf, cr) = (word ^ LF, word ^ CR);
+        let found = ((lf.wrapping_sub(ONES) & !lf) | (cr.wrapping_sub(ONES) & !cr)) & HIGH;
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    memchr2(b'\n', b'\r', bytes.get(at..)?).map(|i| at + i)
 }
 
 /// Whether `bytes` is all ASCII. `<[u8]>::is_ascii` checks 64-byte blocks
