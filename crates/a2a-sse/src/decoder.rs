@@ -230,8 +230,12 @@ impl Decoder {
                         self.pos = 0;
                     }
                     match result {
-                        Ok(None) => continue,
-                        other => return other,
+                        Ok(false) => continue,
+                        // Built here, straight into the caller's memory:
+                        // passing a whole event back through the parsing
+                        // functions cost more than building it.
+                        Ok(true) => return Ok(Some(self.parser.take_event())),
+                        Err(e) => return Err(e),
                     }
                 }
             };
@@ -331,21 +335,6 @@ enum Field {
     Ignore,
 }
 
-/// A `data` value, borrowed or shared.
-enum Value<'a> {
-    Shared(Bytes),
-    Slice(&'a [u8]),
-}
-
-impl Value<'_> {
-    fn as_slice(&self) -> &[u8] {
-        match self {
-            Value::Shared(b) => b,
-            Value::Slice(s) => s,
-        }
-    }
-}
-
 #[derive(Debug)]
 struct Parser {
     config: DecoderConfig,
@@ -411,9 +400,10 @@ impl Parser {
         }
     }
 
-    /// Decodes `chunk[*pos..]` until an event is dispatched, an error occurs
-    /// or the chunk is used up.
-    fn run(&mut self, chunk: &Bytes, pos: &mut usize) -> Result<Option<Event>, DecodeError> {
+    /// Decodes `chunk[*pos..]` until an event is dispatched (`Ok(true)`: take
+    /// it with [`take_event`](Self::take_event)), an error occurs or the
+    /// chunk is used up.
+    fn run(&mut self, chunk: &Bytes, pos: &mut usize) -> Result<bool, DecodeError> {
         let buf: &[u8] = chunk;
         while *pos < buf.len() {
             if self.bom_pending {
@@ -469,13 +459,13 @@ impl Parser {
                     *pos += consumed;
                     self.offset += consumed as u64;
                     self.line_start = self.offset;
-                    if let Some(event) = self.complete_line(chunk, line, line_off)? {
-                        return Ok(Some(event));
+                    if self.complete_line(chunk, line, line_off)? {
+                        return Ok(true);
                     }
                 }
             }
         }
-        Ok(None)
+        Ok(false)
     }
 
     /// Decodes the lines of `chunk` from `*pos`, the start of a line with
@@ -485,7 +475,7 @@ impl Parser {
     ///
     /// Only the position is tracked per line; the stream offsets are derived
     /// from it when needed.
-    fn lines(&mut self, chunk: &Bytes, pos: &mut usize) -> Result<Option<Event>, DecodeError> {
+    fn lines(&mut self, chunk: &Bytes, pos: &mut usize) -> Result<bool, DecodeError> {
         let buf: &[u8] = chunk;
         // Stream offset of `buf[0]`.
         let base = self.offset - *pos as u64;
@@ -493,7 +483,7 @@ impl Parser {
         let mut buffered = false;
         let result = loop {
             let Some(rest) = buf.get(start..).filter(|r| !r.is_empty()) else {
-                break Ok(None);
+                break Ok(false);
             };
             // Data lines are the long ones: straight to SIMD.
             let found = if rest[0] == b'd' {
@@ -506,7 +496,7 @@ impl Parser {
                 self.line_start = base + start as u64;
                 start = buf.len();
                 buffered = true;
-                break self.partial(rest).map(|()| None);
+                break self.partial(rest).map(|()| false);
             };
             let line = start..start + len;
             let line_off = base + start as u64;
@@ -519,7 +509,7 @@ impl Parser {
                 }
             }
             match self.whole_line(chunk, line, line_off) {
-                Ok(None) => {}
+                Ok(false) => {}
                 other => break other,
             }
         };
@@ -531,13 +521,14 @@ impl Parser {
         result
     }
 
-    /// Handles the line `chunk[range]`, with nothing buffered or skipped.
+    /// Handles the line `chunk[range]`, with nothing buffered or skipped;
+    /// `Ok(true)` when it dispatches an event.
     fn whole_line(
         &mut self,
         chunk: &Bytes,
         range: Range<usize>,
         line_off: u64,
-    ) -> Result<Option<Event>, DecodeError> {
+    ) -> Result<bool, DecodeError> {
         let line = &chunk[range.clone()];
         if line.is_empty() {
             return Ok(self.dispatch());
@@ -552,19 +543,16 @@ impl Parser {
         }
         match classify(line) {
             Field::Data(v) => {
+                let value = &line[v.clone()];
                 let value_off = line_off + v.start as u64;
-                let ascii = is_ascii(&line[v.clone()]);
-                let value = if matches!(self.data, Data::Empty) {
-                    // No copy: a slice of the chunk.
-                    Value::Shared(chunk.slice(range.start + v.start..range.start + v.end))
-                } else {
-                    Value::Slice(&line[v])
-                };
-                self.append_data(value, ascii, value_off)?;
+                // No copy: the value, if it is the event's first, as a
+                // slice of the chunk.
+                let shared = range.start + v.start..range.start + v.end;
+                self.append_data(value, is_ascii(value), value_off, || chunk.slice(shared))?;
             }
             other => self.field(line, other),
         }
-        Ok(None)
+        Ok(false)
     }
 
     /// Buffers the start of a line whose end is in a later chunk.
@@ -594,20 +582,20 @@ impl Parser {
         chunk: &Bytes,
         range: Range<usize>,
         line_off: u64,
-    ) -> Result<Option<Event>, DecodeError> {
+    ) -> Result<bool, DecodeError> {
         match self.skip {
             Skip::No => {}
             Skip::Line => {
                 self.skip = Skip::Event;
                 self.skip_line_nonblank = false;
-                return Ok(None);
+                return Ok(false);
             }
             Skip::Event => {
                 if !self.skip_line_nonblank && range.is_empty() {
                     self.skip = Skip::No;
                 }
                 self.skip_line_nonblank = false;
-                return Ok(None);
+                return Ok(false);
             }
         }
         if self.line.is_empty() {
@@ -630,10 +618,11 @@ impl Parser {
             Field::Data(v) => {
                 let value_off = line_off + v.start as u64;
                 if matches!(self.data, Data::Empty) {
+                    // The event's first value: share the line buffer.
                     let line = buf.split().freeze();
-                    self.append_data(Value::Shared(line.slice(v)), ascii, value_off)
+                    self.append_data(&line[v.clone()], ascii, value_off, || line.slice(v))
                 } else {
-                    self.append_data(Value::Slice(&buf[v]), ascii, value_off)
+                    self.append_data(&buf[v], ascii, value_off, Bytes::new)
                 }
             }
             other => {
@@ -644,7 +633,7 @@ impl Parser {
         buf.clear();
         self.line = buf;
         result?;
-        Ok(None)
+        Ok(false)
     }
 
     /// Applies a non-`data` field.
@@ -678,14 +667,15 @@ impl Parser {
     }
 
     /// Appends a `data` value (and the LF that precedes it, if any); `ascii`
-    /// tells that the value is known to be ASCII.
+    /// tells that the value is known to be ASCII. If it is the event's first
+    /// value, `shared` gives it as [`Bytes`] (without a copy), built in place.
     fn append_data(
         &mut self,
-        value: Value<'_>,
+        bytes: &[u8],
         ascii: bool,
         value_off: u64,
+        shared: impl FnOnce() -> Bytes,
     ) -> Result<(), DecodeError> {
-        let bytes = value.as_slice();
         let separator = usize::from(!matches!(self.data, Data::Empty));
         let limit = self.config.max_event_data;
         let new_len = self
@@ -701,12 +691,7 @@ impl Parser {
             });
         }
         match std::mem::replace(&mut self.data, Data::Many) {
-            Data::Empty => {
-                self.data = match value {
-                    Value::Shared(b) => Data::One(b),
-                    Value::Slice(s) => Data::One(Bytes::copy_from_slice(s)),
-                };
-            }
+            Data::Empty => self.data = Data::One(shared()),
             Data::One(first) => {
                 self.scratch.clear();
                 self.scratch.reserve(new_len);
@@ -724,14 +709,22 @@ impl Parser {
         Ok(())
     }
 
-    /// The standard's "dispatch the event", at a blank line.
-    fn dispatch(&mut self) -> Option<Event> {
+    /// The standard's "dispatch the event", at a blank line: `true` if there
+    /// is an event, which [`take_event`](Self::take_event) then builds.
+    fn dispatch(&mut self) -> bool {
         self.last_event_id.clone_from(&self.id_buffer);
+        if matches!(self.data, Data::Empty) {
+            self.has_type = false;
+            return false;
+        }
+        true
+    }
+
+    /// The event that [`dispatch`](Self::dispatch) found; resets the data
+    /// and type buffers.
+    fn take_event(&mut self) -> Event {
         let data = match std::mem::replace(&mut self.data, Data::Empty) {
-            Data::Empty => {
-                self.has_type = false;
-                return None;
-            }
+            Data::Empty => Bytes::new(),
             Data::One(b) => b,
             Data::Many => self.scratch.split().freeze(),
         };
@@ -747,11 +740,11 @@ impl Parser {
         } else {
             SharedStr::from_static("message")
         };
-        Some(Event {
+        Event {
             event_type,
             data,
-            id: self.id_buffer.clone(),
-        })
+            id: self.last_event_id.clone(),
+        }
     }
 
     /// Drops the event being built and starts skipping.

@@ -40,7 +40,7 @@
 //!   checked (or made) valid UTF-8, so a JSON parser can take it without a
 //!   copy; when an event's single `data` line lies inside one input chunk it
 //!   is a slice of that chunk. The type and id are [`SharedStr`]s, which
-//!   deref to `str` and clone without allocating: short ones (up to 38
+//!   deref to `str` and clone without allocating: short ones (up to 39
 //!   bytes, which covers the usual types and ids) are stored inline, longer
 //!   ones are reference-counted. They are copied out of the input rather
 //!   than sliced from it, so a retained type or id never keeps a whole
