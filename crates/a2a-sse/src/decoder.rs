@@ -5,7 +5,7 @@ use std::ops::Range;
 use std::time::Duration;
 
 use bytes::{BufMut, Bytes, BytesMut};
-use memchr::{memchr, memchr2};
+use memchr::memchr2;
 
 use crate::error::DecodeError;
 use crate::event::Event;
@@ -315,14 +315,15 @@ enum Skip {
     Event,
 }
 
-/// The data buffer of the event being built.
-#[derive(Debug)]
+/// The `data` fields of the event being built so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Data {
-    /// No `data` field yet: dispatching produces no event.
+    /// None: dispatching produces no event.
     Empty,
-    /// One `data` field: its value, usually a slice of an input chunk.
-    One(Bytes),
-    /// Several `data` fields, joined by LF in `Parser::scratch`.
+    /// One: its value is `Parser::first_data`, usually a slice of an input
+    /// chunk.
+    One,
+    /// Several, joined by LF in `Parser::scratch`.
     Many,
 }
 
@@ -358,6 +359,8 @@ struct Parser {
     /// While skipping an event: the current line has at least one byte.
     skip_line_nonblank: bool,
     data: Data,
+    /// The value of the event's only `data` field (see [`Data::One`]).
+    first_data: Bytes,
     /// Length of the data as it would be delivered.
     data_len: usize,
     /// Joined data when the event has several `data` fields.
@@ -389,6 +392,7 @@ impl Parser {
             skip: Skip::No,
             skip_line_nonblank: false,
             data: Data::Empty,
+            first_data: Bytes::new(),
             data_len: 0,
             scratch: BytesMut::new(),
             data_ascii: true,
@@ -617,7 +621,7 @@ impl Parser {
         let result = match classify(&buf) {
             Field::Data(v) => {
                 let value_off = line_off + v.start as u64;
-                if matches!(self.data, Data::Empty) {
+                if self.data == Data::Empty {
                     // The event's first value: share the line buffer.
                     let line = buf.split().freeze();
                     self.append_data(&line[v.clone()], ascii, value_off, || line.slice(v))
@@ -643,14 +647,14 @@ impl Parser {
                 let value = &line[v];
                 // Streams repeat the same type: keep the decoded string.
                 if self.event_type.as_bytes() != value {
-                    self.event_type = SharedStr::from_utf8_lossy(value);
+                    self.event_type.set_from_utf8_lossy(value);
                 }
                 self.has_type = !value.is_empty();
             }
             Field::Id(v) => {
                 let value = &line[v];
-                if memchr(0, value).is_none() {
-                    self.id_buffer = SharedStr::from_utf8_lossy(value);
+                if !value.contains(&0) {
+                    self.id_buffer.set_from_utf8_lossy(value);
                 }
             }
             Field::Retry(v) => {
@@ -676,7 +680,7 @@ impl Parser {
         value_off: u64,
         shared: impl FnOnce() -> Bytes,
     ) -> Result<(), DecodeError> {
-        let separator = usize::from(!matches!(self.data, Data::Empty));
+        let separator = usize::from(self.data != Data::Empty);
         let limit = self.config.max_event_data;
         let new_len = self
             .data_len
@@ -690,9 +694,14 @@ impl Parser {
                 offset: value_off + fits as u64,
             });
         }
-        match std::mem::replace(&mut self.data, Data::Many) {
-            Data::Empty => self.data = Data::One(shared()),
-            Data::One(first) => {
+        match self.data {
+            Data::Empty => {
+                self.first_data = shared();
+                self.data = Data::One;
+            }
+            Data::One => {
+                let first = std::mem::take(&mut self.first_data);
+                self.data = Data::Many;
                 self.scratch.clear();
                 self.scratch.reserve(new_len);
                 self.scratch.extend_from_slice(&first);
@@ -713,7 +722,7 @@ impl Parser {
     /// is an event, which [`take_event`](Self::take_event) then builds.
     fn dispatch(&mut self) -> bool {
         self.last_event_id.clone_from(&self.id_buffer);
-        if matches!(self.data, Data::Empty) {
+        if self.data == Data::Empty {
             self.has_type = false;
             return false;
         }
@@ -722,27 +731,27 @@ impl Parser {
 
     /// The event that [`dispatch`](Self::dispatch) found; resets the data
     /// and type buffers.
+    ///
+    /// Each part is read from where the parser keeps it, never chosen
+    /// between values: merging values made the compiler pass them through
+    /// the stack, written and read back in different widths (a
+    /// store-forwarding stall per event).
     fn take_event(&mut self) -> Event {
-        let data = match std::mem::replace(&mut self.data, Data::Empty) {
-            Data::Empty => Bytes::new(),
-            Data::One(b) => b,
-            Data::Many => self.scratch.split().freeze(),
-        };
+        if std::mem::replace(&mut self.data, Data::Empty) == Data::Many {
+            self.first_data = self.scratch.split().freeze();
+        }
         self.data_len = 0;
-        let known_ascii = std::mem::replace(&mut self.data_ascii, true);
-        let data = if known_ascii || std::str::from_utf8(&data).is_ok() {
-            data
-        } else {
-            Bytes::from(String::from_utf8_lossy(&data).into_owned())
-        };
+        if !std::mem::replace(&mut self.data_ascii, true) {
+            make_utf8(&mut self.first_data);
+        }
         let event_type = if std::mem::take(&mut self.has_type) {
-            self.event_type.clone()
+            &self.event_type
         } else {
-            SharedStr::from_static("message")
+            &MESSAGE
         };
         Event {
-            event_type,
-            data,
+            event_type: event_type.clone(),
+            data: std::mem::take(&mut self.first_data),
             id: self.last_event_id.clone(),
         }
     }
@@ -761,6 +770,7 @@ impl Parser {
 
     fn discard_event(&mut self) {
         self.data = Data::Empty;
+        self.first_data = Bytes::new();
         self.data_len = 0;
         self.scratch.clear();
         self.data_ascii = true;
@@ -845,6 +855,17 @@ fn find_line_end(bytes: &[u8]) -> Option<usize> {
         at += 8;
     }
     memchr2(b'\n', b'\r', bytes.get(at..)?).map(|i| at + i)
+}
+
+/// The default event type.
+static MESSAGE: SharedStr = SharedStr::from_static("message");
+
+/// Replaces invalid UTF-8 sequences in `data` with U+FFFD.
+#[cold]
+fn make_utf8(data: &mut Bytes) {
+    if std::str::from_utf8(data).is_err() {
+        *data = Bytes::from(String::from_utf8_lossy(data).into_owned());
+    }
 }
 
 /// Whether `bytes` is all ASCII. `<[u8]>::is_ascii` checks 64-byte blocks

@@ -117,6 +117,25 @@ impl SharedStr {
         self.len() == 0
     }
 
+    /// Sets the string to `bytes` decoded as UTF-8, with U+FFFD for invalid
+    /// sequences. A short string overwrites an inline one in place: building
+    /// a new value and moving it in costs a store-forwarding stall.
+    pub(crate) fn set_from_utf8_lossy(&mut self, bytes: &[u8]) {
+        if let Repr::Inline(inline) = &mut self.0 {
+            if let (Some(dst), Ok(len)) = (
+                inline.bytes.get_mut(..bytes.len()),
+                u8::try_from(bytes.len()),
+            ) {
+                if bytes.is_ascii() || std::str::from_utf8(bytes).is_ok() {
+                    dst.copy_from_slice(bytes);
+                    inline.len = len;
+                    return;
+                }
+            }
+        }
+        *self = SharedStr::from_utf8_lossy(bytes);
+    }
+
     /// `bytes` decoded as UTF-8, with U+FFFD for invalid sequences.
     pub(crate) fn from_utf8_lossy(bytes: &[u8]) -> SharedStr {
         if let Some(inline) = SharedStr::inline(bytes) {
