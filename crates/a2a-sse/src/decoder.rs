@@ -14,6 +14,9 @@ use crate::shared_str::SharedStr;
 /// The UTF-8 byte-order mark, stripped once at the start of each stream.
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 
+/// Bytes of a line spanning chunks searched (and buffered) at a time.
+const BLOCK: usize = 16 * 1024;
+
 /// Limits of a [`Decoder`]. Every buffer the decoder owns is bounded by one
 /// of them; each is checked before the bytes are buffered.
 ///
@@ -191,8 +194,20 @@ impl Decoder {
     }
 
     /// Queues a copy of a chunk of the stream (see [`feed`](Self::feed)).
+    ///
+    /// When the chunk continues a line that the decoder holds the start of
+    /// (the previous chunk ended mid-line and everything before was
+    /// decoded), it is copied straight after that start, so that a long
+    /// line fed in many slices is copied once, and its data handed over
+    /// without another copy.
     pub fn feed_slice(&mut self, chunk: &[u8]) {
-        if !chunk.is_empty() {
+        if chunk.is_empty() {
+            return;
+        }
+        if self.input.is_empty() && self.parser.line_continues() {
+            self.parser.line.extend_from_slice(chunk);
+            self.parser.unscanned += chunk.len();
+        } else {
             self.input
                 .push_back(Input::Chunk(Bytes::copy_from_slice(chunk)));
         }
@@ -216,6 +231,20 @@ impl Decoder {
     /// (see [After a limit error](Self#after-a-limit-error)).
     pub fn next_event(&mut self) -> Result<Option<Event>, DecodeError> {
         loop {
+            if self.parser.unscanned > 0 {
+                // Input appended to the partial line by `feed_slice` comes
+                // before anything queued since (the queue was empty then, so
+                // `pos` is 0 and stays valid for a chunk pushed in front).
+                let (result, rest) = self.parser.scan_appended();
+                if let Some(rest) = rest {
+                    self.input.push_front(Input::Chunk(rest));
+                }
+                match result {
+                    Ok(false) => continue,
+                    Ok(true) => return Ok(Some(self.parser.take_event())),
+                    Err(e) => return Err(e),
+                }
+            }
             let done = match self.input.front() {
                 None => return Ok(None),
                 Some(Input::End) => {
@@ -275,7 +304,7 @@ impl Decoder {
     /// [`max_event_data`](DecoderConfig::max_event_data). Queued input that
     /// was not decoded yet is not counted.
     pub fn buffered(&self) -> usize {
-        self.parser.line.len() + self.parser.data_len
+        self.parser.line.len() - self.parser.unscanned + self.parser.data_len
     }
 
     /// Offset in the current stream of the next byte to decode.
@@ -350,8 +379,13 @@ struct Parser {
     /// The previous chunk ended with CR: an LF starting the next one belongs
     /// to the same line ending.
     after_cr: bool,
-    /// Partial line, when a line spans chunks.
+    /// Partial line, when a line spans chunks; then the last `unscanned`
+    /// bytes are input appended by `Decoder::feed_slice`, not decoded yet.
     line: BytesMut,
+    unscanned: usize,
+    /// Capacity of `line` when its content was last handed over as event
+    /// data (see `reclaim_line_buffer`).
+    line_capacity: usize,
     /// `line` is all ASCII (checked as each piece arrives, while it is in
     /// cache, so a long data line needs no second pass at dispatch).
     line_ascii: bool,
@@ -388,6 +422,8 @@ impl Parser {
             bom_matched: 0,
             after_cr: false,
             line: BytesMut::new(),
+            unscanned: 0,
+            line_capacity: 0,
             line_ascii: true,
             skip: Skip::No,
             skip_line_nonblank: false,
@@ -441,13 +477,15 @@ impl Parser {
                 return self.lines(chunk, pos);
             }
             // The end of a line begun in an earlier chunk, or of one being
-            // skipped.
+            // skipped. Searched a block at a time, so that a block without
+            // the line end is buffered while it is still in L1 cache.
             let rest = &buf[*pos..];
-            match memchr2(b'\n', b'\r', rest) {
+            let block = &rest[..rest.len().min(BLOCK)];
+            match memchr2(b'\n', b'\r', block) {
                 None => {
-                    *pos = buf.len();
-                    self.offset += rest.len() as u64;
-                    self.partial(rest)?;
+                    *pos += block.len();
+                    self.offset += block.len() as u64;
+                    self.partial(block)?;
                 }
                 Some(i) => {
                     let mut consumed = i + 1;
@@ -559,6 +597,81 @@ impl Parser {
         Ok(false)
     }
 
+    /// Whether the decoder is in the middle of a line it keeps (the previous
+    /// input ended mid-line), so that input can be appended to it.
+    fn line_continues(&self) -> bool {
+        self.skip == Skip::No && !self.line.is_empty()
+    }
+
+    /// Decodes the `unscanned` bytes appended to the partial line: up to the
+    /// end of the line, if it is there, leaving the rest as a chunk to queue
+    /// in front (without a copy).
+    fn scan_appended(&mut self) -> (Result<bool, DecodeError>, Option<Bytes>) {
+        let start = self.line.len() - std::mem::take(&mut self.unscanned);
+        let Some(i) = memchr2(b'\n', b'\r', &self.line[start..]) else {
+            // The line goes on.
+            let appended = self.line.len() - start;
+            self.offset += appended as u64;
+            let limit = self.config.max_line_length;
+            if self.line.len() > limit {
+                let offset = self.line_start + limit as u64;
+                self.clear_line();
+                self.start_skip(Skip::Line);
+                return (Err(DecodeError::LineTooLong { limit, offset }), None);
+            }
+            self.line_ascii &= is_ascii(&self.line[start..]);
+            return (Ok(false), None);
+        };
+        let end = start + i;
+        let mut next = end + 1;
+        if self.line[end] == b'\r' {
+            match self.line.get(next) {
+                Some(b'\n') => next += 1,
+                Some(_) => {}
+                None => self.after_cr = true,
+            }
+        }
+        let rest = (next < self.line.len()).then(|| {
+            if self.line.len() - next < next {
+                // Copy the (shorter) rest, so that once the line's data is
+                // dropped the buffer can be reused: a long line would
+                // otherwise leave its buffer pinned by the next chunk, and
+                // the next long line would fault in a fresh one.
+                let rest = Bytes::copy_from_slice(&self.line[next..]);
+                self.line.truncate(next);
+                rest
+            } else {
+                self.line.split_off(next).freeze()
+            }
+        });
+        self.offset += (next - start) as u64;
+        let line_off = std::mem::replace(&mut self.line_start, self.offset);
+        let limit = self.config.max_line_length;
+        if end > limit {
+            self.clear_line();
+            self.start_skip(Skip::Event);
+            let offset = line_off + limit as u64;
+            return (Err(DecodeError::LineTooLong { limit, offset }), rest);
+        }
+        let ascii = self.line_ascii && is_ascii(&self.line[start..end]);
+        self.line.truncate(end);
+        (self.buffered_line(ascii, line_off), rest)
+    }
+
+    /// At the start of a buffered line: takes back the whole allocation of
+    /// the line buffer if the data last handed over from it has been
+    /// dropped. Otherwise the buffer would go on from the end of that data,
+    /// and soon reallocate (for long lines, faulting in fresh pages each
+    /// time).
+    fn reclaim_line_buffer(&mut self) {
+        let capacity = std::mem::take(&mut self.line_capacity);
+        if capacity > self.line.capacity() {
+            // On failure (the data is still in use) nothing changes, and the
+            // next write allocates a new buffer.
+            let _reclaimed = self.line.try_reclaim(capacity);
+        }
+    }
+
     /// Buffers the start of a line whose end is in a later chunk.
     fn partial(&mut self, bytes: &[u8]) -> Result<(), DecodeError> {
         match self.skip {
@@ -569,6 +682,9 @@ impl Parser {
                     self.clear_line();
                     self.start_skip(Skip::Line);
                     return Err(DecodeError::LineTooLong { limit, offset });
+                }
+                if self.line.is_empty() {
+                    self.reclaim_line_buffer();
                 }
                 self.line_ascii &= is_ascii(bytes);
                 self.line.extend_from_slice(bytes);
@@ -615,14 +731,21 @@ impl Parser {
             });
         }
         let ascii = self.line_ascii && is_ascii(&chunk[range.clone()]);
+        self.line.extend_from_slice(&chunk[range]);
+        self.buffered_line(ascii, line_off)
+    }
+
+    /// Handles the complete line held in `line` (starting at stream offset
+    /// `line_off`; `ascii` if it is known to be ASCII), and empties `line`.
+    fn buffered_line(&mut self, ascii: bool, line_off: u64) -> Result<bool, DecodeError> {
         self.line_ascii = true;
         let mut buf = std::mem::take(&mut self.line);
-        buf.extend_from_slice(&chunk[range]);
         let result = match classify(&buf) {
             Field::Data(v) => {
                 let value_off = line_off + v.start as u64;
                 if self.data == Data::Empty {
                     // The event's first value: share the line buffer.
+                    self.line_capacity = buf.capacity();
                     let line = buf.split().freeze();
                     self.append_data(&line[v.clone()], ascii, value_off, || line.slice(v))
                 } else {
@@ -765,6 +888,7 @@ impl Parser {
 
     fn clear_line(&mut self) {
         self.line.clear();
+        self.unscanned = 0;
         self.line_ascii = true;
     }
 
