@@ -394,7 +394,7 @@ struct Parser {
     skip_line_nonblank: bool,
     data: Data,
     /// The value of the event's only `data` field (see [`Data::One`]).
-    first_data: Bytes,
+    first_data: Option<Bytes>,
     /// Length of the data as it would be delivered.
     data_len: usize,
     /// Joined data when the event has several `data` fields.
@@ -428,7 +428,7 @@ impl Parser {
             skip: Skip::No,
             skip_line_nonblank: false,
             data: Data::Empty,
-            first_data: Bytes::new(),
+            first_data: None,
             data_len: 0,
             scratch: BytesMut::new(),
             data_ascii: true,
@@ -819,11 +819,13 @@ impl Parser {
         }
         match self.data {
             Data::Empty => {
-                self.first_data = shared();
+                // Empty, so `first_data` is `None`: no old value to drop
+                // (an empty `Bytes` is dropped through its vtable).
+                self.first_data.get_or_insert_with(shared);
                 self.data = Data::One;
             }
             Data::One => {
-                let first = std::mem::take(&mut self.first_data);
+                let first = self.first_data.take().unwrap_or_default();
                 self.data = Data::Many;
                 self.scratch.clear();
                 self.scratch.reserve(new_len);
@@ -861,11 +863,13 @@ impl Parser {
     /// store-forwarding stall per event).
     fn take_event(&mut self) -> Event {
         if std::mem::replace(&mut self.data, Data::Empty) == Data::Many {
-            self.first_data = self.scratch.split().freeze();
+            self.first_data = Some(self.scratch.split().freeze());
         }
         self.data_len = 0;
         if !std::mem::replace(&mut self.data_ascii, true) {
-            make_utf8(&mut self.first_data);
+            if let Some(data) = &mut self.first_data {
+                make_utf8(data);
+            }
         }
         let event_type = if std::mem::take(&mut self.has_type) {
             &self.event_type
@@ -874,7 +878,7 @@ impl Parser {
         };
         Event {
             event_type: event_type.clone(),
-            data: std::mem::take(&mut self.first_data),
+            data: self.first_data.take().unwrap_or_default(),
             id: self.last_event_id.clone(),
         }
     }
@@ -894,7 +898,7 @@ impl Parser {
 
     fn discard_event(&mut self) {
         self.data = Data::Empty;
-        self.first_data = Bytes::new();
+        self.first_data = None;
         self.data_len = 0;
         self.scratch.clear();
         self.data_ascii = true;
