@@ -87,16 +87,22 @@ impl Default for DecoderConfig {
 /// `memchr`); only a line that spans chunks is copied into the partial-line
 /// buffer, so decoding is linear in the input whatever the chunking. When the
 /// single `data` line of an event lies inside one chunk, [`Event::data`] is a
-/// slice of that chunk, without a copy (it keeps the chunk alive).
+/// slice of that chunk, without a copy (it keeps the chunk alive); a data
+/// line that spanned chunks is handed over from the partial-line buffer,
+/// also without a copy.
 ///
 /// # Memory
 ///
-/// Besides the chunks queued by `feed` and not yet decoded, the decoder
-/// holds at most one partial line ([`DecoderConfig::max_line_length`]), the
-/// data of one event ([`DecoderConfig::max_event_data`]), and the event type
-/// and id strings, each at most three times the line limit (an invalid byte
+/// Besides the input fed and not yet decoded (queued chunks, and slices
+/// appended to the partial line by `feed_slice`), the decoder holds at most
+/// one partial line ([`DecoderConfig::max_line_length`]), the data of one
+/// event ([`DecoderConfig::max_event_data`]), and the event type and id
+/// strings, each at most three times the line limit (an invalid byte
 /// becomes the three-byte U+FFFD). [`buffered`](Self::buffered) reports the
-/// first two.
+/// first two. The buffers keep their allocations for the next lines and
+/// events (at most about twice their limits, as they grow by doubling); the
+/// type and id are copied out of the input, so they never keep an input
+/// chunk alive.
 ///
 /// # After a limit error
 ///
