@@ -203,14 +203,15 @@ impl Decoder {
     ///
     /// When the chunk continues a line that the decoder holds the start of
     /// (the previous chunk ended mid-line and everything before was
-    /// decoded), it is copied straight after that start, so that a long
-    /// line fed in many slices is copied once, and its data handed over
-    /// without another copy.
+    /// decoded) and both fit in [`max_line_length`](DecoderConfig::max_line_length),
+    /// it is copied straight after that start, so that a long line fed in
+    /// many slices is copied once, and its data handed over without another
+    /// copy.
     pub fn feed_slice(&mut self, chunk: &[u8]) {
         if chunk.is_empty() {
             return;
         }
-        if self.input.is_empty() && self.parser.line_continues() {
+        if self.input.is_empty() && self.parser.line_continues(chunk.len()) {
             self.parser.line.extend_from_slice(chunk);
             self.parser.unscanned += chunk.len();
         } else {
@@ -603,10 +604,14 @@ impl Parser {
         Ok(false)
     }
 
-    /// Whether the decoder is in the middle of a line it keeps (the previous
-    /// input ended mid-line), so that input can be appended to it.
-    fn line_continues(&self) -> bool {
-        self.skip == Skip::No && !self.line.is_empty()
+    /// Whether `more` bytes of input can be appended to the line buffer:
+    /// the decoder is in the middle of a line it keeps (the previous input
+    /// ended mid-line), and the buffer stays within the line limit, so that
+    /// its allocation is bounded by the limit whatever the input.
+    fn line_continues(&self, more: usize) -> bool {
+        self.skip == Skip::No
+            && !self.line.is_empty()
+            && self.line.len().saturating_add(more) <= self.config.max_line_length
     }
 
     /// Decodes the `unscanned` bytes appended to the partial line: up to the
