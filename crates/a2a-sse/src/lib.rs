@@ -38,8 +38,9 @@
 //!
 //! - **Events.** [`Event::data`] is [`Bytes`](bytes::Bytes), already
 //!   checked (or made) valid UTF-8, so a JSON parser can take it without a
-//!   copy; when an event's single `data` line lies inside one input chunk it
-//!   is a slice of that chunk. The type and id are [`SharedStr`]s, which
+//!   copy; when an event's single `data` line lies inside one input chunk
+//!   (and is at most 4 KiB long) it is a slice of that chunk, otherwise of
+//!   the decoder's line buffer. The type and id are [`SharedStr`]s, which
 //!   deref to `str` and clone without allocating: short ones (up to 39
 //!   bytes, which covers the usual types and ids) are stored inline, longer
 //!   ones are reference-counted. They are copied out of the input rather

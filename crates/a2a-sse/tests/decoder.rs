@@ -74,6 +74,30 @@ fn single_line_data_is_a_slice_of_the_input_chunk() {
 }
 
 #[test]
+fn long_lines_inside_a_chunk_decode_like_short_ones() {
+    // Lines longer than the 4 KiB search block are buffered a block at a
+    // time; the result must not depend on where the blocks fall.
+    for len in [4090, 4096, 4100, 8191, 8192, 8193, 20_000] {
+        let value = "v".repeat(len);
+        let stream = format!("id: 1\ndata: {value}\ndata: {value}\n\ndata: {value}\r\n\r\n");
+        let chunk = Bytes::from(stream);
+        let mut d = Decoder::new();
+        d.feed(chunk.clone());
+        let events: Vec<Event> = d.events().map(Result::unwrap).collect();
+        assert_eq!(
+            events,
+            vec![
+                event("message", "1", &format!("{value}\n{value}")),
+                event("message", "1", &value),
+            ],
+            "length {len}"
+        );
+        assert_eq!(d.offset(), chunk.len() as u64);
+        assert_eq!(d.buffered(), 0);
+    }
+}
+
+#[test]
 fn finish_discards_the_incomplete_event_and_starts_a_new_stream() {
     let mut d = Decoder::new();
     d.feed_slice(b"id: 1\ndata: a\n\nid: 2\ndata: cut");
