@@ -214,8 +214,7 @@ impl Decoder {
             return;
         }
         if self.input.is_empty() && self.parser.line_continues(chunk.len()) {
-            self.parser.line.extend_from_slice(chunk);
-            self.parser.unscanned += chunk.len();
+            self.parser.append(chunk);
         } else {
             self.input
                 .push_back(Input::Chunk(Bytes::copy_from_slice(chunk)));
@@ -391,7 +390,14 @@ struct Parser {
     /// Partial line, when a line spans chunks; then the last `unscanned`
     /// bytes are input appended by `Decoder::feed_slice`, not decoded yet.
     line: BytesMut,
+    /// Where the short rest of an appended slice, after a line end, is
+    /// copied to become a chunk (see `scan_appended`).
+    spare: BytesMut,
     unscanned: usize,
+    /// How many of the `unscanned` bytes `append` found to hold no line
+    /// end, and whether they are all ASCII.
+    clean: usize,
+    clean_ascii: bool,
     /// Capacity of `line` when its content was last handed over as event
     /// data (see `reclaim_line_buffer`).
     line_capacity: usize,
@@ -431,7 +437,10 @@ impl Parser {
             bom_matched: 0,
             after_cr: false,
             line: BytesMut::new(),
+            spare: BytesMut::new(),
             unscanned: 0,
+            clean: 0,
+            clean_ascii: true,
             line_capacity: 0,
             line_ascii: true,
             skip: Skip::No,
@@ -621,11 +630,39 @@ impl Parser {
             && self.line.len().saturating_add(more) <= self.config.max_line_length
     }
 
+    /// Appends input to the partial line (see `line_continues`). Until a
+    /// line end turns up, the input is searched a block at a time, each
+    /// block copied and checked for ASCII while in L1 cache, as `run` does
+    /// for chunks; nothing is decoded yet (the stream offset and the line's
+    /// state only change in `scan_appended`, from what is noted here).
+    fn append(&mut self, mut input: &[u8]) {
+        if self.clean == self.unscanned {
+            while !input.is_empty() {
+                let block = &input[..input.len().min(BLOCK)];
+                if memchr2(b'\n', b'\r', block).is_some() {
+                    break;
+                }
+                self.clean_ascii &= is_ascii(block);
+                self.line.extend_from_slice(block);
+                self.unscanned += block.len();
+                self.clean += block.len();
+                input = &input[block.len()..];
+            }
+        }
+        self.line.extend_from_slice(input);
+        self.unscanned += input.len();
+    }
+
     /// Decodes the `unscanned` bytes appended to the partial line: up to the
     /// end of the line, if it is there, leaving the rest as a chunk to queue
     /// in front (without a copy).
     fn scan_appended(&mut self) -> (Result<bool, DecodeError>, Option<Bytes>) {
-        let start = self.line.len() - std::mem::take(&mut self.unscanned);
+        let mut start = self.line.len() - std::mem::take(&mut self.unscanned);
+        // What `append` already searched holds no line end.
+        let clean = std::mem::take(&mut self.clean);
+        self.line_ascii &= std::mem::replace(&mut self.clean_ascii, true);
+        self.offset += clean as u64;
+        start += clean;
         let Some(i) = memchr2(b'\n', b'\r', &self.line[start..]) else {
             // The line goes on.
             let appended = self.line.len() - start;
@@ -650,17 +687,28 @@ impl Parser {
             }
         }
         let rest = (next < self.line.len()).then(|| {
-            if self.line.len() - next < next {
-                // Copy the (shorter) rest, so that once the line's data is
-                // dropped the buffer can be reused: a long line would
-                // otherwise leave its buffer pinned by the next chunk, and
-                // the next long line would fault in a fresh one.
-                let rest = Bytes::copy_from_slice(&self.line[next..]);
-                self.line.truncate(next);
-                rest
+            let n = self.line.len() - next;
+            let rest = if n <= BLOCK {
+                // A short rest (small slices) is copied into a buffer that
+                // is reused once its chunks are dropped: splitting it off
+                // made the line buffer shared, so the next partial line
+                // needed a new one (two allocations per slice).
+                if self.spare.capacity() - self.spare.len() < n {
+                    self.spare.reserve(BLOCK);
+                }
+                self.spare.extend_from_slice(&self.line[next..]);
+                self.spare.split().freeze()
+            } else if n < next {
+                // Copy the rest if shorter than the line, so that once the
+                // line's data is dropped its buffer can be reused: a long
+                // line would otherwise leave its buffer pinned by the next
+                // chunk, and the next long line would fault in a fresh one.
+                Bytes::copy_from_slice(&self.line[next..])
             } else {
-                self.line.split_off(next).freeze()
-            }
+                return self.line.split_off(next).freeze();
+            };
+            self.line.truncate(next);
+            rest
         });
         self.offset += (next - start) as u64;
         let line_off = std::mem::replace(&mut self.line_start, self.offset);
@@ -911,6 +959,8 @@ impl Parser {
     fn clear_line(&mut self) {
         self.line.clear();
         self.unscanned = 0;
+        self.clean = 0;
+        self.clean_ascii = true;
         self.line_ascii = true;
     }
 

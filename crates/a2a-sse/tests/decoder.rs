@@ -343,3 +343,26 @@ fn the_line_limit_counts_slices_appended_to_a_partial_line() {
         );
     }
 }
+
+#[test]
+fn feed_slice_decodes_nothing_until_next_event() {
+    // A slice continuing a partial line is appended to it (and searched for
+    // the line end as it is copied), but the stream offset, the buffered
+    // line and the events move only in `next_event`.
+    let mut d = Decoder::new();
+    d.feed_slice(b"id: 5\ndata: ");
+    assert_eq!(d.next_event(), Ok(None));
+    assert_eq!((d.offset(), d.buffered()), (12, 6));
+    let long = vec![b'x'; 10_000];
+    d.feed_slice(&long);
+    assert_eq!((d.offset(), d.buffered()), (12, 6));
+    d.feed_slice(b"\xC3\xA9\n\ndata: next");
+    assert_eq!((d.offset(), d.buffered()), (12, 6));
+    let e = d.next_event().unwrap().unwrap();
+    assert_eq!(e.data.len(), 10_002);
+    assert_eq!(&e.data[10_000..], "é".as_bytes());
+    assert_eq!(e.id, "5");
+    assert_eq!(d.next_event(), Ok(None));
+    assert_eq!(d.offset(), 12 + 10_000 + 4 + 10);
+    assert_eq!(d.buffered(), 10);
+}
