@@ -17,6 +17,10 @@ const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 /// Bytes of a long line searched (and buffered) at a time.
 const BLOCK: usize = 4 * 1024;
 
+/// Size of the buffer reused for copies of small slices (and the largest
+/// slice copied there): what a decoder keeps for them when idle.
+const SPARE: usize = 16 * 1024;
+
 /// Limits of a [`Decoder`]. Every buffer the decoder owns is bounded by one
 /// of them; each is checked before the bytes are buffered.
 ///
@@ -205,19 +209,26 @@ impl Decoder {
     ///
     /// When the chunk continues a line that the decoder holds the start of
     /// (the previous chunk ended mid-line and everything before was
-    /// decoded) and both fit in [`max_line_length`](DecoderConfig::max_line_length),
-    /// it is copied straight after that start, so that a long line fed in
-    /// many slices is copied once, and its data handed over without another
-    /// copy.
+    /// decoded), the part of it up to the line end (or all of it) is copied
+    /// straight after that start, as long as the line fits in
+    /// [`max_line_length`](DecoderConfig::max_line_length): a long line fed
+    /// in many slices is copied once, and its data handed over without
+    /// another copy. The rest, if at most 16 KiB, is copied into a 16 KiB
+    /// buffer that the decoder reuses once the chunks and event data cut
+    /// from it are dropped (an event's data may keep that buffer alive, as a
+    /// slice of a chunk keeps the chunk alive); a larger rest is copied into
+    /// a chunk of its own.
     pub fn feed_slice(&mut self, chunk: &[u8]) {
         if chunk.is_empty() {
             return;
         }
+        let mut rest = chunk;
         if self.input.is_empty() && self.parser.line_continues(chunk.len()) {
-            self.parser.append(chunk);
-        } else {
-            self.input
-                .push_back(Input::Chunk(Bytes::copy_from_slice(chunk)));
+            rest = self.parser.append(chunk);
+        }
+        if !rest.is_empty() {
+            let copy = self.parser.copy_input(rest);
+            self.input.push_back(Input::Chunk(copy));
         }
     }
 
@@ -241,17 +252,8 @@ impl Decoder {
         loop {
             if self.parser.unscanned > 0 {
                 // Input appended to the partial line by `feed_slice` comes
-                // before anything queued since (the queue was empty then, so
-                // `pos` is 0 and stays valid for a chunk pushed in front).
-                let (result, rest) = self.parser.scan_appended();
-                if let Some(rest) = rest {
-                    self.input.push_front(Input::Chunk(rest));
-                }
-                match result {
-                    Ok(false) => continue,
-                    Ok(true) => return Ok(Some(self.parser.take_event())),
-                    Err(e) => return Err(e),
-                }
+                // before anything queued since (the queue was empty then).
+                self.parser.take_appended();
             }
             let done = match self.input.front() {
                 None => return Ok(None),
@@ -388,16 +390,13 @@ struct Parser {
     /// to the same line ending.
     after_cr: bool,
     /// Partial line, when a line spans chunks; then the last `unscanned`
-    /// bytes are input appended by `Decoder::feed_slice`, not decoded yet.
+    /// bytes are input appended by `Decoder::feed_slice`, not decoded yet
+    /// (with no line end; `unscanned_ascii` if all ASCII).
     line: BytesMut,
-    /// Where the short rest of an appended slice, after a line end, is
-    /// copied to become a chunk (see `scan_appended`).
-    spare: BytesMut,
     unscanned: usize,
-    /// How many of the `unscanned` bytes `append` found to hold no line
-    /// end, and whether they are all ASCII.
-    clean: usize,
-    clean_ascii: bool,
+    unscanned_ascii: bool,
+    /// Where small slices are copied to become chunks (see `copy_input`).
+    spare: BytesMut,
     /// Capacity of `line` when its content was last handed over as event
     /// data (see `reclaim_line_buffer`).
     line_capacity: usize,
@@ -437,10 +436,9 @@ impl Parser {
             bom_matched: 0,
             after_cr: false,
             line: BytesMut::new(),
-            spare: BytesMut::new(),
             unscanned: 0,
-            clean: 0,
-            clean_ascii: true,
+            unscanned_ascii: true,
+            spare: BytesMut::new(),
             line_capacity: 0,
             line_ascii: true,
             skip: Skip::No,
@@ -630,98 +628,44 @@ impl Parser {
             && self.line.len().saturating_add(more) <= self.config.max_line_length
     }
 
-    /// Appends input to the partial line (see `line_continues`). Until a
-    /// line end turns up, the input is searched a block at a time, each
-    /// block copied and checked for ASCII while in L1 cache, as `run` does
-    /// for chunks; nothing is decoded yet (the stream offset and the line's
-    /// state only change in `scan_appended`, from what is noted here).
-    fn append(&mut self, mut input: &[u8]) {
-        if self.clean == self.unscanned {
-            while !input.is_empty() {
-                let block = &input[..input.len().min(BLOCK)];
-                if memchr2(b'\n', b'\r', block).is_some() {
-                    break;
-                }
-                self.clean_ascii &= is_ascii(block);
-                self.line.extend_from_slice(block);
-                self.unscanned += block.len();
-                self.clean += block.len();
-                input = &input[block.len()..];
+    /// Appends input to the partial line (see `line_continues`) up to the
+    /// first block holding a line end, and returns the rest, to be queued.
+    /// Each block is searched and checked for ASCII, then copied, while in
+    /// L1 cache, as `run` does for chunks; nothing is decoded yet: the stream
+    /// offset and the line's state change in `take_appended`.
+    fn append<'a>(&mut self, mut input: &'a [u8]) -> &'a [u8] {
+        while !input.is_empty() {
+            let block = &input[..input.len().min(BLOCK)];
+            if memchr2(b'\n', b'\r', block).is_some() {
+                break;
             }
+            self.unscanned_ascii &= is_ascii(block);
+            self.line.extend_from_slice(block);
+            self.unscanned += block.len();
+            input = &input[block.len()..];
         }
-        self.line.extend_from_slice(input);
-        self.unscanned += input.len();
+        input
     }
 
-    /// Decodes the `unscanned` bytes appended to the partial line: up to the
-    /// end of the line, if it is there, leaving the rest as a chunk to queue
-    /// in front (without a copy).
-    fn scan_appended(&mut self) -> (Result<bool, DecodeError>, Option<Bytes>) {
-        let mut start = self.line.len() - std::mem::take(&mut self.unscanned);
-        // What `append` already searched holds no line end.
-        let clean = std::mem::take(&mut self.clean);
-        self.line_ascii &= std::mem::replace(&mut self.clean_ascii, true);
-        self.offset += clean as u64;
-        start += clean;
-        let Some(i) = memchr2(b'\n', b'\r', &self.line[start..]) else {
-            // The line goes on.
-            let appended = self.line.len() - start;
-            self.offset += appended as u64;
-            let limit = self.config.max_line_length;
-            if self.line.len() > limit {
-                let offset = self.line_start + limit as u64;
-                self.clear_line();
-                self.start_skip(Skip::Line);
-                return (Err(DecodeError::LineTooLong { limit, offset }), None);
-            }
-            self.line_ascii &= is_ascii(&self.line[start..]);
-            return (Ok(false), None);
-        };
-        let end = start + i;
-        let mut next = end + 1;
-        if self.line[end] == b'\r' {
-            match self.line.get(next) {
-                Some(b'\n') => next += 1,
-                Some(_) => {}
-                None => self.after_cr = true,
-            }
+    /// Decodes the input `append` added to the partial line (it holds no
+    /// line end, and fits the line limit).
+    fn take_appended(&mut self) {
+        self.offset += std::mem::take(&mut self.unscanned) as u64;
+        self.line_ascii &= std::mem::replace(&mut self.unscanned_ascii, true);
+    }
+
+    /// A copy of input, to be queued as a chunk. Small ones are copied into
+    /// a buffer that is reused once the chunks cut from it are dropped,
+    /// instead of an allocation each (two with the shared header).
+    fn copy_input(&mut self, input: &[u8]) -> Bytes {
+        if input.len() > SPARE {
+            return Bytes::copy_from_slice(input);
         }
-        let rest = (next < self.line.len()).then(|| {
-            let n = self.line.len() - next;
-            let rest = if n <= BLOCK {
-                // A short rest (small slices) is copied into a buffer that
-                // is reused once its chunks are dropped: splitting it off
-                // made the line buffer shared, so the next partial line
-                // needed a new one (two allocations per slice).
-                if self.spare.capacity() - self.spare.len() < n {
-                    self.spare.reserve(BLOCK);
-                }
-                self.spare.extend_from_slice(&self.line[next..]);
-                self.spare.split().freeze()
-            } else if n < next {
-                // Copy the rest if shorter than the line, so that once the
-                // line's data is dropped its buffer can be reused: a long
-                // line would otherwise leave its buffer pinned by the next
-                // chunk, and the next long line would fault in a fresh one.
-                Bytes::copy_from_slice(&self.line[next..])
-            } else {
-                return self.line.split_off(next).freeze();
-            };
-            self.line.truncate(next);
-            rest
-        });
-        self.offset += (next - start) as u64;
-        let line_off = std::mem::replace(&mut self.line_start, self.offset);
-        let limit = self.config.max_line_length;
-        if end > limit {
-            self.clear_line();
-            self.start_skip(Skip::Event);
-            let offset = line_off + limit as u64;
-            return (Err(DecodeError::LineTooLong { limit, offset }), rest);
+        if self.spare.capacity() - self.spare.len() < input.len() {
+            self.spare.reserve(SPARE);
         }
-        let ascii = self.line_ascii && is_ascii(&self.line[start..end]);
-        self.line.truncate(end);
-        (self.buffered_line(ascii, line_off), rest)
+        self.spare.extend_from_slice(input);
+        self.spare.split().freeze()
     }
 
     /// At the start of a buffered line: takes back the whole allocation of
@@ -959,8 +903,7 @@ impl Parser {
     fn clear_line(&mut self) {
         self.line.clear();
         self.unscanned = 0;
-        self.clean = 0;
-        self.clean_ascii = true;
+        self.unscanned_ascii = true;
         self.line_ascii = true;
     }
 
