@@ -5,13 +5,21 @@ use std::ops::Range;
 use std::time::Duration;
 
 use bytes::{BufMut, Bytes, BytesMut};
-use memchr::{memchr, memchr2};
+use memchr::memchr2;
 
 use crate::error::DecodeError;
 use crate::event::Event;
+use crate::shared_str::SharedStr;
 
 /// The UTF-8 byte-order mark, stripped once at the start of each stream.
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+
+/// Bytes of a long line searched (and buffered) at a time.
+const BLOCK: usize = 4 * 1024;
+
+/// Size of the buffer reused for copies of small slices (and the largest
+/// slice copied there): what a decoder keeps for them when idle.
+const SPARE: usize = 16 * 1024;
 
 /// Limits of a [`Decoder`]. Every buffer the decoder owns is bounded by one
 /// of them; each is checked before the bytes are buffered.
@@ -80,19 +88,27 @@ impl Default for DecoderConfig {
 /// Decoding is lazy: `feed` only queues the chunk (a cheap reference-count
 /// increment for [`Bytes`]), and `next_event` parses just far enough to
 /// produce the next event. Each byte is scanned once (for CR and LF, with
-/// `memchr`); only a line that spans chunks is copied into the partial-line
-/// buffer, so decoding is linear in the input whatever the chunking. When the
-/// single `data` line of an event lies inside one chunk, [`Event::data`] is a
-/// slice of that chunk, without a copy (it keeps the chunk alive).
+/// `memchr`); only a line that spans chunks, or is longer than 4 KiB, is
+/// copied into the line buffer, so decoding is linear in the input whatever
+/// the chunking. When the single `data` line of an event lies inside one
+/// chunk, [`Event::data`] is a slice of that chunk, without a copy (it keeps
+/// the chunk alive). A longer or chunk-spanning line is copied 4 KiB at a
+/// time as it is searched, while in L1 cache (which for long lines is faster
+/// than searching alone and copying after), and its data handed over from
+/// the line buffer without another copy.
 ///
 /// # Memory
 ///
-/// Besides the chunks queued by `feed` and not yet decoded, the decoder
-/// holds at most one partial line ([`DecoderConfig::max_line_length`]), the
-/// data of one event ([`DecoderConfig::max_event_data`]), and the event type
-/// and id strings, each at most three times the line limit (an invalid byte
+/// Besides the input fed and not yet decoded (queued chunks, and slices
+/// appended to the partial line by `feed_slice`), the decoder holds at most
+/// one partial line ([`DecoderConfig::max_line_length`]), the data of one
+/// event ([`DecoderConfig::max_event_data`]), and the event type and id
+/// strings, each at most three times the line limit (an invalid byte
 /// becomes the three-byte U+FFFD). [`buffered`](Self::buffered) reports the
-/// first two.
+/// first two. The buffers keep their allocations for the next lines and
+/// events (at most about twice their limits, as they grow by doubling); the
+/// type and id are copied out of the input, so they never keep an input
+/// chunk alive.
 ///
 /// # After a limit error
 ///
@@ -169,7 +185,7 @@ impl Decoder {
     /// Starts from a known last event ID, as a client resuming a stream with
     /// `Last-Event-ID: id` does: events carry this id until the stream sets
     /// another.
-    pub fn with_last_event_id(mut self, id: impl Into<String>) -> Decoder {
+    pub fn with_last_event_id(mut self, id: impl Into<SharedStr>) -> Decoder {
         let id = id.into();
         self.parser.id_buffer.clone_from(&id);
         self.parser.last_event_id = id;
@@ -190,10 +206,29 @@ impl Decoder {
     }
 
     /// Queues a copy of a chunk of the stream (see [`feed`](Self::feed)).
+    ///
+    /// When the chunk continues a line that the decoder holds the start of
+    /// (the previous chunk ended mid-line and everything before was
+    /// decoded), the part of it up to the line end (or all of it) is copied
+    /// straight after that start, as long as the line fits in
+    /// [`max_line_length`](DecoderConfig::max_line_length): a long line fed
+    /// in many slices is copied once, and its data handed over without
+    /// another copy. The rest, if at most 16 KiB, is copied into a 16 KiB
+    /// buffer that the decoder reuses once the chunks and event data cut
+    /// from it are dropped (an event's data may keep that buffer alive, as a
+    /// slice of a chunk keeps the chunk alive); a larger rest is copied into
+    /// a chunk of its own.
     pub fn feed_slice(&mut self, chunk: &[u8]) {
-        if !chunk.is_empty() {
-            self.input
-                .push_back(Input::Chunk(Bytes::copy_from_slice(chunk)));
+        if chunk.is_empty() {
+            return;
+        }
+        let mut rest = chunk;
+        if self.input.is_empty() && self.parser.line_continues(chunk.len()) {
+            rest = self.parser.append(chunk);
+        }
+        if !rest.is_empty() {
+            let copy = self.parser.copy_input(rest);
+            self.input.push_back(Input::Chunk(copy));
         }
     }
 
@@ -215,6 +250,11 @@ impl Decoder {
     /// (see [After a limit error](Self#after-a-limit-error)).
     pub fn next_event(&mut self) -> Result<Option<Event>, DecodeError> {
         loop {
+            if self.parser.unscanned > 0 {
+                // Input appended to the partial line by `feed_slice` comes
+                // before anything queued since (the queue was empty then).
+                self.parser.take_appended();
+            }
             let done = match self.input.front() {
                 None => return Ok(None),
                 Some(Input::End) => {
@@ -229,8 +269,12 @@ impl Decoder {
                         self.pos = 0;
                     }
                     match result {
-                        Ok(None) => continue,
-                        other => return other,
+                        Ok(false) => continue,
+                        // Built here, straight into the caller's memory:
+                        // passing a whole event back through the parsing
+                        // functions cost more than building it.
+                        Ok(true) => return Ok(Some(self.parser.take_event())),
+                        Err(e) => return Err(e),
                     }
                 }
             };
@@ -270,7 +314,7 @@ impl Decoder {
     /// [`max_event_data`](DecoderConfig::max_event_data). Queued input that
     /// was not decoded yet is not counted.
     pub fn buffered(&self) -> usize {
-        self.parser.line.len() + self.parser.data_len
+        self.parser.line.len() - self.parser.unscanned + self.parser.data_len
     }
 
     /// Offset in the current stream of the next byte to decode.
@@ -310,14 +354,15 @@ enum Skip {
     Event,
 }
 
-/// The data buffer of the event being built.
-#[derive(Debug)]
+/// The `data` fields of the event being built so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Data {
-    /// No `data` field yet: dispatching produces no event.
+    /// None: dispatching produces no event.
     Empty,
-    /// One `data` field: its value, usually a slice of an input chunk.
-    One(Bytes),
-    /// Several `data` fields, joined by LF in `Parser::scratch`.
+    /// One: its value is `Parser::first_data`, usually a slice of an input
+    /// chunk.
+    One,
+    /// Several, joined by LF in `Parser::scratch`.
     Many,
 }
 
@@ -328,21 +373,6 @@ enum Field {
     Id(Range<usize>),
     Retry(Range<usize>),
     Ignore,
-}
-
-/// A `data` value, borrowed or shared.
-enum Value<'a> {
-    Shared(Bytes),
-    Slice(&'a [u8]),
-}
-
-impl Value<'_> {
-    fn as_slice(&self) -> &[u8] {
-        match self {
-            Value::Shared(b) => b,
-            Value::Slice(s) => s,
-        }
-    }
 }
 
 #[derive(Debug)]
@@ -359,8 +389,17 @@ struct Parser {
     /// The previous chunk ended with CR: an LF starting the next one belongs
     /// to the same line ending.
     after_cr: bool,
-    /// Partial line, when a line spans chunks.
+    /// Partial line, when a line spans chunks; then the last `unscanned`
+    /// bytes are input appended by `Decoder::feed_slice`, not decoded yet
+    /// (with no line end; `unscanned_ascii` if all ASCII).
     line: BytesMut,
+    unscanned: usize,
+    unscanned_ascii: bool,
+    /// Where small slices are copied to become chunks (see `copy_input`).
+    spare: BytesMut,
+    /// Capacity of `line` when its content was last handed over as event
+    /// data (see `reclaim_line_buffer`).
+    line_capacity: usize,
     /// `line` is all ASCII (checked as each piece arrives, while it is in
     /// cache, so a long data line needs no second pass at dispatch).
     line_ascii: bool,
@@ -368,6 +407,8 @@ struct Parser {
     /// While skipping an event: the current line has at least one byte.
     skip_line_nonblank: bool,
     data: Data,
+    /// The value of the event's only `data` field (see [`Data::One`]).
+    first_data: Option<Bytes>,
     /// Length of the data as it would be delivered.
     data_len: usize,
     /// Joined data when the event has several `data` fields.
@@ -376,12 +417,12 @@ struct Parser {
     data_ascii: bool,
     /// The decoded value of the last `event` field (kept across events, so
     /// that a repeated type is not decoded again).
-    event_type: String,
+    event_type: SharedStr,
     /// Whether the event being built has a non-empty type (`event_type`);
     /// the standard's "event type buffer" is `event_type` if so, else "".
     has_type: bool,
-    id_buffer: String,
-    last_event_id: String,
+    id_buffer: SharedStr,
+    last_event_id: SharedStr,
     retry: Option<Duration>,
 }
 
@@ -395,24 +436,30 @@ impl Parser {
             bom_matched: 0,
             after_cr: false,
             line: BytesMut::new(),
+            unscanned: 0,
+            unscanned_ascii: true,
+            spare: BytesMut::new(),
+            line_capacity: 0,
             line_ascii: true,
             skip: Skip::No,
             skip_line_nonblank: false,
             data: Data::Empty,
+            first_data: None,
             data_len: 0,
             scratch: BytesMut::new(),
             data_ascii: true,
-            event_type: String::new(),
+            event_type: SharedStr::new(),
             has_type: false,
-            id_buffer: String::new(),
-            last_event_id: String::new(),
+            id_buffer: SharedStr::new(),
+            last_event_id: SharedStr::new(),
             retry: None,
         }
     }
 
-    /// Decodes `chunk[*pos..]` until an event is dispatched, an error occurs
-    /// or the chunk is used up.
-    fn run(&mut self, chunk: &Bytes, pos: &mut usize) -> Result<Option<Event>, DecodeError> {
+    /// Decodes `chunk[*pos..]` until an event is dispatched (`Ok(true)`: take
+    /// it with [`take_event`](Self::take_event)), an error occurs or the
+    /// chunk is used up.
+    fn run(&mut self, chunk: &Bytes, pos: &mut usize) -> Result<bool, DecodeError> {
         let buf: &[u8] = chunk;
         while *pos < buf.len() {
             if self.bom_pending {
@@ -442,12 +489,21 @@ impl Parser {
                     continue;
                 }
             }
+            if self.line.is_empty() && self.skip == Skip::No {
+                return self.lines(chunk, pos);
+            }
+            // The rest of a line begun earlier (or being skipped). Searched a
+            // block at a time, each block without the line end buffered at
+            // once, while it is in L1 cache: for long lines this runs close
+            // to the speed of memchr alone (and 40% faster than with 16 KiB
+            // blocks, which with the copy overflow L1).
             let rest = &buf[*pos..];
-            match memchr2(b'\n', b'\r', rest) {
+            let block = &rest[..rest.len().min(BLOCK)];
+            match memchr2(b'\n', b'\r', block) {
                 None => {
-                    *pos = buf.len();
-                    self.offset += rest.len() as u64;
-                    self.partial(rest)?;
+                    *pos += block.len();
+                    self.offset += block.len() as u64;
+                    self.partial(block)?;
                 }
                 Some(i) => {
                     let mut consumed = i + 1;
@@ -463,13 +519,167 @@ impl Parser {
                     *pos += consumed;
                     self.offset += consumed as u64;
                     self.line_start = self.offset;
-                    if let Some(event) = self.complete_line(chunk, line, line_off)? {
-                        return Ok(Some(event));
+                    if self.complete_line(chunk, line, line_off)? {
+                        return Ok(true);
                     }
                 }
             }
         }
-        Ok(None)
+        Ok(false)
+    }
+
+    /// Decodes the lines of `chunk` from `*pos`, the start of a line with
+    /// nothing buffered or skipped (the usual state), until an event is
+    /// dispatched, an error occurs or the chunk is used up (buffering the
+    /// start of a line that ends in a later chunk).
+    ///
+    /// Only the position is tracked per line; the stream offsets are derived
+    /// from it when needed.
+    fn lines(&mut self, chunk: &Bytes, pos: &mut usize) -> Result<bool, DecodeError> {
+        let buf: &[u8] = chunk;
+        // Stream offset of `buf[0]`.
+        let base = self.offset - *pos as u64;
+        let mut start = *pos;
+        let mut buffered = false;
+        let result = loop {
+            let Some(rest) = buf.get(start..).filter(|r| !r.is_empty()) else {
+                break Ok(false);
+            };
+            // Data lines are the long ones: straight to SIMD, but only over
+            // the first block (see `run`).
+            let (found, searched) = if rest[0] == b'd' {
+                let block = &rest[..rest.len().min(BLOCK)];
+                (memchr2(b'\n', b'\r', block), block.len())
+            } else {
+                (find_line_end(rest), rest.len())
+            };
+            let Some(len) = found else {
+                // A long line, or one that ends in a later chunk: buffer what
+                // was searched, and let `run` go on a block at a time.
+                self.line_start = base + start as u64;
+                start += searched;
+                buffered = true;
+                break self.partial(&rest[..searched]).map(|()| false);
+            };
+            let line = start..start + len;
+            let line_off = base + start as u64;
+            start += len + 1;
+            if rest[len] == b'\r' {
+                match buf.get(start) {
+                    Some(b'\n') => start += 1,
+                    Some(_) => {}
+                    None => self.after_cr = true,
+                }
+            }
+            match self.whole_line(chunk, line, line_off) {
+                Ok(false) => {}
+                other => break other,
+            }
+        };
+        *pos = start;
+        self.offset = base + start as u64;
+        if !buffered {
+            self.line_start = self.offset;
+        }
+        result
+    }
+
+    /// Handles the line `chunk[range]`, with nothing buffered or skipped;
+    /// `Ok(true)` when it dispatches an event.
+    fn whole_line(
+        &mut self,
+        chunk: &Bytes,
+        range: Range<usize>,
+        line_off: u64,
+    ) -> Result<bool, DecodeError> {
+        let line = &chunk[range.clone()];
+        if line.is_empty() {
+            return Ok(self.dispatch());
+        }
+        let limit = self.config.max_line_length;
+        if line.len() > limit {
+            self.start_skip(Skip::Event);
+            return Err(DecodeError::LineTooLong {
+                limit,
+                offset: line_off + limit as u64,
+            });
+        }
+        match classify(line) {
+            Field::Data(v) => {
+                let value = &line[v.clone()];
+                let value_off = line_off + v.start as u64;
+                // No copy: the value, if it is the event's first, as a
+                // slice of the chunk.
+                let shared = range.start + v.start..range.start + v.end;
+                self.append_data(value, is_ascii(value), value_off, || chunk.slice(shared))?;
+            }
+            other => self.field(line, other),
+        }
+        Ok(false)
+    }
+
+    /// Whether `more` bytes of input can be appended to the line buffer:
+    /// the decoder is in the middle of a line it keeps (the previous input
+    /// ended mid-line), and the buffer stays within the line limit, so that
+    /// its allocation is bounded by the limit whatever the input.
+    fn line_continues(&self, more: usize) -> bool {
+        self.skip == Skip::No
+            && !self.line.is_empty()
+            && self.line.len().saturating_add(more) <= self.config.max_line_length
+    }
+
+    /// Appends input to the partial line (see `line_continues`) up to the
+    /// first block holding a line end, and returns the rest, to be queued.
+    /// Each block is searched and checked for ASCII, then copied, while in
+    /// L1 cache, as `run` does for chunks; nothing is decoded yet: the stream
+    /// offset and the line's state change in `take_appended`.
+    fn append<'a>(&mut self, mut input: &'a [u8]) -> &'a [u8] {
+        while !input.is_empty() {
+            let block = &input[..input.len().min(BLOCK)];
+            if memchr2(b'\n', b'\r', block).is_some() {
+                break;
+            }
+            self.unscanned_ascii &= is_ascii(block);
+            self.line.extend_from_slice(block);
+            self.unscanned += block.len();
+            input = &input[block.len()..];
+        }
+        input
+    }
+
+    /// Decodes the input `append` added to the partial line (it holds no
+    /// line end, and fits the line limit).
+    fn take_appended(&mut self) {
+        self.offset += std::mem::take(&mut self.unscanned) as u64;
+        self.line_ascii &= std::mem::replace(&mut self.unscanned_ascii, true);
+    }
+
+    /// A copy of input, to be queued as a chunk. Small ones are copied into
+    /// a buffer that is reused once the chunks cut from it are dropped,
+    /// instead of an allocation each (two with the shared header).
+    fn copy_input(&mut self, input: &[u8]) -> Bytes {
+        if input.len() > SPARE {
+            return Bytes::copy_from_slice(input);
+        }
+        if self.spare.capacity() - self.spare.len() < input.len() {
+            self.spare.reserve(SPARE);
+        }
+        self.spare.extend_from_slice(input);
+        self.spare.split().freeze()
+    }
+
+    /// At the start of a buffered line: takes back the whole allocation of
+    /// the line buffer if the data last handed over from it has been
+    /// dropped. Otherwise the buffer would go on from the end of that data,
+    /// and soon reallocate (for long lines, faulting in fresh pages each
+    /// time).
+    fn reclaim_line_buffer(&mut self) {
+        let capacity = std::mem::take(&mut self.line_capacity);
+        if capacity > self.line.capacity() {
+            // On failure (the data is still in use) nothing changes, and the
+            // next write allocates a new buffer.
+            let _reclaimed = self.line.try_reclaim(capacity);
+        }
     }
 
     /// Buffers the start of a line whose end is in a later chunk.
@@ -483,6 +693,9 @@ impl Parser {
                     self.start_skip(Skip::Line);
                     return Err(DecodeError::LineTooLong { limit, offset });
                 }
+                if self.line.is_empty() {
+                    self.reclaim_line_buffer();
+                }
                 self.line_ascii &= is_ascii(bytes);
                 self.line.extend_from_slice(bytes);
             }
@@ -492,27 +705,31 @@ impl Parser {
         Ok(())
     }
 
-    /// Handles a line whose last bytes are `chunk[range]`.
+    /// Handles a line whose last bytes are `chunk[range]`, in the slow
+    /// states: skipping, or with the start of the line buffered.
     fn complete_line(
         &mut self,
         chunk: &Bytes,
         range: Range<usize>,
         line_off: u64,
-    ) -> Result<Option<Event>, DecodeError> {
+    ) -> Result<bool, DecodeError> {
         match self.skip {
             Skip::No => {}
             Skip::Line => {
                 self.skip = Skip::Event;
                 self.skip_line_nonblank = false;
-                return Ok(None);
+                return Ok(false);
             }
             Skip::Event => {
                 if !self.skip_line_nonblank && range.is_empty() {
                     self.skip = Skip::No;
                 }
                 self.skip_line_nonblank = false;
-                return Ok(None);
+                return Ok(false);
             }
+        }
+        if self.line.is_empty() {
+            return self.whole_line(chunk, range, line_off);
         }
         let limit = self.config.max_line_length;
         if self.line.len() + range.len() > limit {
@@ -523,50 +740,37 @@ impl Parser {
                 offset: line_off + limit as u64,
             });
         }
-        if self.line.is_empty() {
-            // The whole line is in this chunk: no copy.
-            let line = &chunk[range.clone()];
-            if line.is_empty() {
-                return Ok(self.dispatch());
+        let ascii = self.line_ascii && is_ascii(&chunk[range.clone()]);
+        self.line.extend_from_slice(&chunk[range]);
+        self.buffered_line(ascii, line_off)
+    }
+
+    /// Handles the complete line held in `line` (starting at stream offset
+    /// `line_off`; `ascii` if it is known to be ASCII), and empties `line`.
+    fn buffered_line(&mut self, ascii: bool, line_off: u64) -> Result<bool, DecodeError> {
+        self.line_ascii = true;
+        let mut buf = std::mem::take(&mut self.line);
+        let result = match classify(&buf) {
+            Field::Data(v) => {
+                let value_off = line_off + v.start as u64;
+                if self.data == Data::Empty {
+                    // The event's first value: share the line buffer.
+                    self.line_capacity = buf.capacity();
+                    let line = buf.split().freeze();
+                    self.append_data(&line[v.clone()], ascii, value_off, || line.slice(v))
+                } else {
+                    self.append_data(&buf[v], ascii, value_off, Bytes::new)
+                }
             }
-            match classify(line) {
-                Field::Data(v) => {
-                    let value_off = line_off + v.start as u64;
-                    let ascii = is_ascii(&line[v.clone()]);
-                    let value = if matches!(self.data, Data::Empty) {
-                        Value::Shared(chunk.slice(range.start + v.start..range.start + v.end))
-                    } else {
-                        Value::Slice(&line[v])
-                    };
-                    self.append_data(value, ascii, value_off)?;
-                }
-                other => self.field(line, other),
+            other => {
+                self.field(&buf, other);
+                Ok(())
             }
-        } else {
-            let ascii = self.line_ascii && is_ascii(&chunk[range.clone()]);
-            self.line_ascii = true;
-            let mut buf = std::mem::take(&mut self.line);
-            buf.extend_from_slice(&chunk[range]);
-            let result = match classify(&buf) {
-                Field::Data(v) => {
-                    let value_off = line_off + v.start as u64;
-                    if matches!(self.data, Data::Empty) {
-                        let line = buf.split().freeze();
-                        self.append_data(Value::Shared(line.slice(v)), ascii, value_off)
-                    } else {
-                        self.append_data(Value::Slice(&buf[v]), ascii, value_off)
-                    }
-                }
-                other => {
-                    self.field(&buf, other);
-                    Ok(())
-                }
-            };
-            buf.clear();
-            self.line = buf;
-            result?;
-        }
-        Ok(None)
+        };
+        buf.clear();
+        self.line = buf;
+        result?;
+        Ok(false)
     }
 
     /// Applies a non-`data` field.
@@ -576,16 +780,14 @@ impl Parser {
                 let value = &line[v];
                 // Streams repeat the same type: keep the decoded string.
                 if self.event_type.as_bytes() != value {
-                    self.event_type.clear();
-                    push_lossy(&mut self.event_type, value);
+                    self.event_type.set_from_utf8_lossy(value);
                 }
                 self.has_type = !value.is_empty();
             }
             Field::Id(v) => {
                 let value = &line[v];
-                if memchr(0, value).is_none() {
-                    self.id_buffer.clear();
-                    push_lossy(&mut self.id_buffer, value);
+                if !value.contains(&0) {
+                    self.id_buffer.set_from_utf8_lossy(value);
                 }
             }
             Field::Retry(v) => {
@@ -602,15 +804,16 @@ impl Parser {
     }
 
     /// Appends a `data` value (and the LF that precedes it, if any); `ascii`
-    /// tells that the value is known to be ASCII.
+    /// tells that the value is known to be ASCII. If it is the event's first
+    /// value, `shared` gives it as [`Bytes`] (without a copy), built in place.
     fn append_data(
         &mut self,
-        value: Value<'_>,
+        bytes: &[u8],
         ascii: bool,
         value_off: u64,
+        shared: impl FnOnce() -> Bytes,
     ) -> Result<(), DecodeError> {
-        let bytes = value.as_slice();
-        let separator = usize::from(!matches!(self.data, Data::Empty));
+        let separator = usize::from(self.data != Data::Empty);
         let limit = self.config.max_event_data;
         let new_len = self
             .data_len
@@ -624,14 +827,16 @@ impl Parser {
                 offset: value_off + fits as u64,
             });
         }
-        match std::mem::replace(&mut self.data, Data::Many) {
+        match self.data {
             Data::Empty => {
-                self.data = match value {
-                    Value::Shared(b) => Data::One(b),
-                    Value::Slice(s) => Data::One(Bytes::copy_from_slice(s)),
-                };
+                // Empty, so `first_data` is `None`: no old value to drop
+                // (an empty `Bytes` is dropped through its vtable).
+                self.first_data.get_or_insert_with(shared);
+                self.data = Data::One;
             }
-            Data::One(first) => {
+            Data::One => {
+                let first = self.first_data.take().unwrap_or_default();
+                self.data = Data::Many;
                 self.scratch.clear();
                 self.scratch.reserve(new_len);
                 self.scratch.extend_from_slice(&first);
@@ -648,34 +853,44 @@ impl Parser {
         Ok(())
     }
 
-    /// The standard's "dispatch the event", at a blank line.
-    fn dispatch(&mut self) -> Option<Event> {
+    /// The standard's "dispatch the event", at a blank line: `true` if there
+    /// is an event, which [`take_event`](Self::take_event) then builds.
+    fn dispatch(&mut self) -> bool {
         self.last_event_id.clone_from(&self.id_buffer);
-        let data = match std::mem::replace(&mut self.data, Data::Empty) {
-            Data::Empty => {
-                self.has_type = false;
-                return None;
-            }
-            Data::One(b) => b,
-            Data::Many => self.scratch.split().freeze(),
-        };
+        if self.data == Data::Empty {
+            self.has_type = false;
+            return false;
+        }
+        true
+    }
+
+    /// The event that [`dispatch`](Self::dispatch) found; resets the data
+    /// and type buffers.
+    ///
+    /// Each part is read from where the parser keeps it, never chosen
+    /// between values: merging values made the compiler pass them through
+    /// the stack, written and read back in different widths (a
+    /// store-forwarding stall per event).
+    fn take_event(&mut self) -> Event {
+        if std::mem::replace(&mut self.data, Data::Empty) == Data::Many {
+            self.first_data = Some(self.scratch.split().freeze());
+        }
         self.data_len = 0;
-        let known_ascii = std::mem::replace(&mut self.data_ascii, true);
-        let data = if known_ascii || std::str::from_utf8(&data).is_ok() {
-            data
-        } else {
-            Bytes::from(String::from_utf8_lossy(&data).into_owned())
-        };
+        if !std::mem::replace(&mut self.data_ascii, true) {
+            if let Some(data) = &mut self.first_data {
+                make_utf8(data);
+            }
+        }
         let event_type = if std::mem::take(&mut self.has_type) {
-            self.event_type.clone()
+            &self.event_type
         } else {
-            String::from("message")
+            &MESSAGE
         };
-        Some(Event {
-            event_type,
-            data,
-            id: self.id_buffer.clone(),
-        })
+        Event {
+            event_type: event_type.clone(),
+            data: self.first_data.take().unwrap_or_default(),
+            id: self.last_event_id.clone(),
+        }
     }
 
     /// Drops the event being built and starts skipping.
@@ -687,11 +902,14 @@ impl Parser {
 
     fn clear_line(&mut self) {
         self.line.clear();
+        self.unscanned = 0;
+        self.unscanned_ascii = true;
         self.line_ascii = true;
     }
 
     fn discard_event(&mut self) {
         self.data = Data::Empty;
+        self.first_data = None;
         self.data_len = 0;
         self.scratch.clear();
         self.data_ascii = true;
@@ -751,6 +969,44 @@ fn classify(line: &[u8]) -> Field {
     field.unwrap_or(Field::Ignore)
 }
 
+/// Index of the first CR or LF in `bytes`, for lines that are usually
+/// short (field names with short values, comments): the first 32 bytes a
+/// word at a time, which beats setting up SIMD for a line of a few bytes,
+/// then `memchr2`.
+fn find_line_end(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    const LF: u64 = u64::from_le_bytes([b'\n'; 8]);
+    const CR: u64 = u64::from_le_bytes([b'\r'; 8]);
+    let mut at = 0;
+    while at < 32 {
+        let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) else {
+            break;
+        };
+        let word = u64::from_le_bytes(*word);
+        // A byte of `x` is zero where `word` has the byte sought; the lowest
+        // flagged byte is exact (borrows only run towards higher bytes).
+        let (lf, cr) = (word ^ LF, word ^ CR);
+        let found = ((lf.wrapping_sub(ONES) & !lf) | (cr.wrapping_sub(ONES) & !cr)) & HIGH;
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    memchr2(b'\n', b'\r', bytes.get(at..)?).map(|i| at + i)
+}
+
+/// The default event type.
+static MESSAGE: SharedStr = SharedStr::from_static("message");
+
+/// Replaces invalid UTF-8 sequences in `data` with U+FFFD.
+#[cold]
+fn make_utf8(data: &mut Bytes) {
+    if std::str::from_utf8(data).is_err() {
+        *data = Bytes::from(String::from_utf8_lossy(data).into_owned());
+    }
+}
+
 /// Whether `bytes` is all ASCII. `<[u8]>::is_ascii` checks 64-byte blocks
 /// with SIMD but the remaining (up to 63) bytes one at a time, which showed
 /// in profiles of ~350-byte data lines; here the tail is the last 64 bytes,
@@ -761,13 +1017,4 @@ fn is_ascii(bytes: &[u8]) -> bool {
         return bytes.is_ascii();
     }
     bytes[..len & !63].is_ascii() && bytes[len - 64..].is_ascii()
-}
-
-/// Appends `bytes` to `s`, decoded as UTF-8 with U+FFFD for invalid
-/// sequences.
-fn push_lossy(s: &mut String, bytes: &[u8]) {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => s.push_str(text),
-        Err(_) => s.push_str(&String::from_utf8_lossy(bytes)),
-    }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 
-use crate::{DecodeError, Decoder, DecoderConfig, Event};
+use crate::{DecodeError, Decoder, DecoderConfig, Event, SharedStr};
 
 /// What a whole stream decodes to: the items in order, then the final last
 /// event ID and retry value.
@@ -58,9 +58,9 @@ pub fn reference_decode(input: &[u8]) -> (Vec<Event>, String, Option<Duration>) 
                 std::mem::take(&mut event_type)
             };
             events.push(Event {
-                event_type: ty,
+                event_type: ty.into(),
                 data: Bytes::from(std::mem::take(&mut data)),
-                id: last_event_id.clone(),
+                id: SharedStr::from(&last_event_id),
             });
             continue;
         }
@@ -96,7 +96,9 @@ pub fn reference_decode(input: &[u8]) -> (Vec<Event>, String, Option<Duration>) 
 }
 
 /// Decodes one stream fed as `chunks`, then finished, checking after every
-/// step that the decoder's buffers stay within `config`.
+/// step that the decoder's buffers stay within `config`. Chunks are fed
+/// alternately with [`Decoder::feed_slice`] and [`Decoder::feed`], whose
+/// paths differ (a slice can be appended to the buffered partial line).
 ///
 /// # Panics
 ///
@@ -120,8 +122,12 @@ pub fn decode_chunks<'a>(
             "type/id buffers {ty}/{id} over 3x the line limit"
         );
     };
-    for chunk in chunks {
-        decoder.feed_slice(chunk);
+    for (i, chunk) in chunks.into_iter().enumerate() {
+        if i % 2 == 0 {
+            decoder.feed_slice(chunk);
+        } else {
+            decoder.feed(Bytes::copy_from_slice(chunk));
+        }
         loop {
             match decoder.next_event() {
                 Ok(Some(e)) => out.push(Ok(e)),

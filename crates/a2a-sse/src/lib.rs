@@ -38,11 +38,16 @@
 //!
 //! - **Events.** [`Event::data`] is [`Bytes`](bytes::Bytes), already
 //!   checked (or made) valid UTF-8, so a JSON parser can take it without a
-//!   copy; when an event's single `data` line lies inside one input chunk it
-//!   is a slice of that chunk. The type and id are `String`s. [`Event::id`]
-//!   is the *last* event ID at dispatch (`MessageEvent.lastEventId`), not
-//!   "this event's id field": it persists across events, as the standard
-//!   says.
+//!   copy; when an event's single `data` line lies inside one input chunk
+//!   (and is at most 4 KiB long) it is a slice of that chunk, otherwise of
+//!   the decoder's line buffer. The type and id are [`SharedStr`]s, which
+//!   deref to `str` and clone without allocating: short ones (up to 39
+//!   bytes, which covers the usual types and ids) are stored inline, longer
+//!   ones are reference-counted. They are copied out of the input rather
+//!   than sliced from it, so a retained type or id never keeps a whole
+//!   input chunk alive. [`Event::id`] is the *last* event ID at dispatch
+//!   (`MessageEvent.lastEventId`), not "this event's id field": it persists
+//!   across events, as the standard says, and each event carries it.
 //! - **Lazy decoding.** [`Decoder::feed`] only queues; [`Decoder::next_event`]
 //!   parses up to the next event. So there is no internal queue of decoded
 //!   events, and an error arrives exactly in stream order.
@@ -99,12 +104,14 @@ mod encoder;
 mod error;
 mod event;
 mod fuzz;
+mod shared_str;
 mod stream;
 
 pub use decoder::{Decoder, DecoderConfig, Events};
 pub use encoder::Encoder;
 pub use error::{DecodeError, EncodeError, StreamError};
 pub use event::Event;
+pub use shared_str::SharedStr;
 pub use stream::EventStream;
 
 #[doc(hidden)]

@@ -9,9 +9,9 @@ use bytes::Bytes;
 
 fn event(ty: &str, id: &str, data: &str) -> Event {
     Event {
-        event_type: ty.to_owned(),
+        event_type: ty.into(),
         data: Bytes::copy_from_slice(data.as_bytes()),
-        id: id.to_owned(),
+        id: id.into(),
     }
 }
 
@@ -71,6 +71,30 @@ fn single_line_data_is_a_slice_of_the_input_chunk() {
     let range = chunk.as_ptr_range();
     assert!(range.contains(&e.data.as_ptr()), "data was copied");
     assert_eq!(&e.data[..], b"{\"big\":true}");
+}
+
+#[test]
+fn long_lines_inside_a_chunk_decode_like_short_ones() {
+    // Lines longer than the 4 KiB search block are buffered a block at a
+    // time; the result must not depend on where the blocks fall.
+    for len in [4090, 4096, 4100, 8191, 8192, 8193, 20_000] {
+        let value = "v".repeat(len);
+        let stream = format!("id: 1\ndata: {value}\ndata: {value}\n\ndata: {value}\r\n\r\n");
+        let chunk = Bytes::from(stream);
+        let mut d = Decoder::new();
+        d.feed(chunk.clone());
+        let events: Vec<Event> = d.events().map(Result::unwrap).collect();
+        assert_eq!(
+            events,
+            vec![
+                event("message", "1", &format!("{value}\n{value}")),
+                event("message", "1", &value),
+            ],
+            "length {len}"
+        );
+        assert_eq!(d.offset(), chunk.len() as u64);
+        assert_eq!(d.buffered(), 0);
+    }
 }
 
 #[test]
@@ -232,4 +256,113 @@ fn a_long_line_in_small_chunks_is_not_rebuffered_quadratically() {
         "took {:?}",
         start.elapsed()
     );
+}
+
+#[test]
+fn a_long_line_in_small_slices_is_not_rebuffered_quadratically() {
+    // As above, through `feed_slice`, whose slices are appended to the
+    // buffered start of the line: only the new bytes may be scanned.
+    const LEN: usize = 8 * 1024 * 1024;
+    let mut d = Decoder::new();
+    let start = std::time::Instant::now();
+    d.feed_slice(b"data: ");
+    let piece = [b'x'; 64];
+    for _ in 0..LEN / 64 {
+        d.feed_slice(&piece);
+        assert_eq!(d.next_event(), Ok(None));
+    }
+    d.feed_slice(b"\n\n");
+    let e = d.next_event().unwrap().unwrap();
+    assert_eq!(e.data.len(), LEN);
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "took {:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn slices_appended_to_a_partial_line_decode_as_queued_chunks() {
+    let stream: &[u8] =
+        b"id: 1\r\ndata: first line\r\ndata: second\r\r\ndata: \xE2\x82\xAC\n\n: c\nevent: x\ndata\n\n";
+    let expected = vec![
+        event("message", "1", "first line\nsecond"),
+        event("message", "1", "\u{20AC}"),
+        event("x", "1", ""),
+    ];
+    for size in 1..stream.len() {
+        // Drained after each slice (slices are appended to the line)...
+        let mut d = Decoder::new();
+        let mut got = Vec::new();
+        for piece in stream.chunks(size) {
+            d.feed_slice(piece);
+            assert!(d.buffered() <= stream.len());
+            got.extend(d.events().map(Result::unwrap));
+        }
+        assert_eq!(got, expected, "slices of {size}, drained");
+        assert_eq!(d.offset(), stream.len() as u64);
+        // ...or after a slice that ends mid-line, several appended at once,
+        // then a chunk queued behind them.
+        let mut d = Decoder::new();
+        let (head, tail) = stream.split_at(size);
+        d.feed_slice(head);
+        let mut got: Vec<Event> = d.events().map(Result::unwrap).collect();
+        for piece in tail.chunks(3) {
+            d.feed_slice(piece);
+        }
+        d.feed(Bytes::from_static(b"data: last\n\n"));
+        got.extend(d.events().map(Result::unwrap));
+        let mut all = expected.clone();
+        all.push(event("message", "1", "last"));
+        assert_eq!(got, all, "split at {size}, then appended");
+    }
+}
+
+#[test]
+fn the_line_limit_counts_slices_appended_to_a_partial_line() {
+    let config = DecoderConfig::default().with_max_line_length(20);
+    for size in 1..=12 {
+        let mut d = Decoder::with_config(config);
+        let mut items = Vec::new();
+        let stream = b"data: 0123456789\n\ndata: 0123456789012345678901234\n\ndata: ok\n\n";
+        for piece in stream.chunks(size) {
+            d.feed_slice(piece);
+            items.extend(d.events());
+        }
+        assert_eq!(
+            items,
+            vec![
+                Ok(event("message", "", "0123456789")),
+                Err(DecodeError::LineTooLong {
+                    limit: 20,
+                    offset: 18 + 20
+                }),
+                Ok(event("message", "", "ok")),
+            ],
+            "slices of {size}"
+        );
+    }
+}
+
+#[test]
+fn feed_slice_decodes_nothing_until_next_event() {
+    // A slice continuing a partial line is appended to it (and searched for
+    // the line end as it is copied), but the stream offset, the buffered
+    // line and the events move only in `next_event`.
+    let mut d = Decoder::new();
+    d.feed_slice(b"id: 5\ndata: ");
+    assert_eq!(d.next_event(), Ok(None));
+    assert_eq!((d.offset(), d.buffered()), (12, 6));
+    let long = vec![b'x'; 10_000];
+    d.feed_slice(&long);
+    assert_eq!((d.offset(), d.buffered()), (12, 6));
+    d.feed_slice(b"\xC3\xA9\n\ndata: next");
+    assert_eq!((d.offset(), d.buffered()), (12, 6));
+    let e = d.next_event().unwrap().unwrap();
+    assert_eq!(e.data.len(), 10_002);
+    assert_eq!(&e.data[10_000..], "é".as_bytes());
+    assert_eq!(e.id, "5");
+    assert_eq!(d.next_event(), Ok(None));
+    assert_eq!(d.offset(), 12 + 10_000 + 4 + 10);
+    assert_eq!(d.buffered(), 10);
 }

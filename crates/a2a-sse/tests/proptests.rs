@@ -47,9 +47,36 @@ fn line() -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
+/// A line longer than the decoder's 4 KiB search block: a field name and a
+/// value repeated to 4-14 KB.
+fn long_line() -> impl Strategy<Value = Vec<u8>> {
+    let name = prop::sample::select(vec!["data: ", "data:", "event: ", "id: ", ": ", "foo: "]);
+    (
+        name,
+        value().prop_filter("non-empty", |v| !v.is_empty()),
+        4000usize..14000,
+    )
+        .prop_map(|(n, v, len)| {
+            let mut line = n.as_bytes().to_vec();
+            while line.len() < len {
+                line.extend_from_slice(&v);
+            }
+            line
+        })
+}
+
 /// A stream: optional BOM, lines with random line endings, optional
 /// unterminated tail.
 fn stream() -> impl Strategy<Value = Vec<u8>> {
+    stream_of(line)
+}
+
+/// A stream of mostly short lines with some long ones.
+fn long_stream() -> impl Strategy<Value = Vec<u8>> {
+    stream_of(|| prop_oneof![6 => line(), 1 => long_line()])
+}
+
+fn stream_of<S: Strategy<Value = Vec<u8>>>(line: impl Fn() -> S) -> impl Strategy<Value = Vec<u8>> {
     let ending = prop::sample::select(vec!["\n", "\r", "\r\n"]);
     (
         any::<bool>(),
@@ -107,6 +134,26 @@ proptest! {
     }
 
     #[test]
+    fn long_lines_decode_like_the_reference(
+        bytes in long_stream(),
+        cuts in prop::collection::vec(0.0f64..1.0, 0..12),
+        limit in 3000usize..16000,
+    ) {
+        let config = DecoderConfig::default();
+        let whole = decode_chunks(config, [bytes.as_slice()]);
+        let chunked = decode_chunks(config, cut(&bytes, &cuts));
+        prop_assert_eq!(&whole, &chunked);
+        let (events, last, retry) = reference_decode(&bytes);
+        let reference = (events.into_iter().map(Ok).collect::<Vec<_>>(), last, retry);
+        prop_assert_eq!(whole, reference);
+        // With limits that long lines hit: errors and recovery do not depend
+        // on the chunking either.
+        let config = config.with_max_line_length(limit).with_max_event_data(limit * 2);
+        let whole = decode_chunks(config, [bytes.as_slice()]);
+        prop_assert_eq!(whole, decode_chunks(config, cut(&bytes, &cuts)));
+    }
+
+    #[test]
     fn decode_of_encode_is_identity(
         events in prop::collection::vec(
             (
@@ -137,9 +184,9 @@ proptest! {
                 last_id.clone_from(id);
             }
             expected.push(Event {
-                event_type: ty.clone().filter(|t| !t.is_empty()).unwrap_or_else(|| "message".into()),
+                event_type: ty.as_deref().filter(|t| !t.is_empty()).unwrap_or("message").into(),
                 data: Bytes::from(data.replace("\r\n", "\n").replace('\r', "\n")),
-                id: last_id.clone(),
+                id: last_id.as_str().into(),
             });
         }
         let wire = encoder.take();

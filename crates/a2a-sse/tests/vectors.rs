@@ -144,8 +144,8 @@ fn parse_file(path: &Path) -> Vec<Case> {
                     fail(format!("trailing text {r:?}"));
                 }
                 case.expected.push(Item::Event(Event {
-                    event_type: text(ty),
-                    id: text(id),
+                    event_type: text(ty).into(),
+                    id: text(id).into(),
                     data: data.into(),
                 }));
             }
@@ -189,9 +189,18 @@ fn parse_file(path: &Path) -> Vec<Case> {
     cases
 }
 
+/// How chunks are handed to the decoder: the two take different paths (a
+/// slice can be appended to the buffered partial line).
+#[derive(Clone, Copy, Debug)]
+enum Feed {
+    Slice,
+    Bytes,
+}
+
 /// Runs `case` with each stream cut into chunks by `chunking`.
 fn run(
     case: &Case,
+    feed: Feed,
     chunking: &dyn Fn(&[u8]) -> Vec<Vec<u8>>,
 ) -> (Vec<Item>, String, Option<Duration>) {
     let mut decoder = Decoder::with_config(case.config.unwrap_or_default());
@@ -202,7 +211,10 @@ fn run(
     for stream in &case.streams {
         let bytes = stream.concat();
         for chunk in chunking(&bytes) {
-            decoder.feed_slice(&chunk);
+            match feed {
+                Feed::Slice => decoder.feed_slice(&chunk),
+                Feed::Bytes => decoder.feed(chunk.into()),
+            }
             for item in decoder.events() {
                 items.push(item.map_or_else(Item::Error, Item::Event));
             }
@@ -279,31 +291,42 @@ fn vectors() {
                 ),
             );
 
-            check(&case, "whole", run(&case, &|b| vec![b.to_vec()]));
-            check(
-                &case,
-                "1-byte chunks",
-                run(&case, &|b| b.chunks(1).map(<[u8]>::to_vec).collect()),
-            );
-            check(
-                &case,
-                "2-byte chunks",
-                run(&case, &|b| b.chunks(2).map(<[u8]>::to_vec).collect()),
-            );
-            runs += 4;
-            let longest = case
-                .streams
-                .iter()
-                .map(|s| s.concat().len())
-                .max()
-                .unwrap_or(0);
-            for at in 0..=longest {
-                let split = |b: &[u8]| {
-                    let (x, y) = b.split_at(at.min(b.len()));
-                    vec![x.to_vec(), y.to_vec()]
-                };
-                check(&case, &format!("split at {at}"), run(&case, &split));
-                runs += 1;
+            runs += 1;
+            for feed in [Feed::Slice, Feed::Bytes] {
+                check(
+                    &case,
+                    &format!("whole, {feed:?}"),
+                    run(&case, feed, &|b| vec![b.to_vec()]),
+                );
+                check(
+                    &case,
+                    &format!("1-byte chunks, {feed:?}"),
+                    run(&case, feed, &|b| b.chunks(1).map(<[u8]>::to_vec).collect()),
+                );
+                check(
+                    &case,
+                    &format!("2-byte chunks, {feed:?}"),
+                    run(&case, feed, &|b| b.chunks(2).map(<[u8]>::to_vec).collect()),
+                );
+                runs += 3;
+                let longest = case
+                    .streams
+                    .iter()
+                    .map(|s| s.concat().len())
+                    .max()
+                    .unwrap_or(0);
+                for at in 0..=longest {
+                    let split = |b: &[u8]| {
+                        let (x, y) = b.split_at(at.min(b.len()));
+                        vec![x.to_vec(), y.to_vec()]
+                    };
+                    check(
+                        &case,
+                        &format!("split at {at}, {feed:?}"),
+                        run(&case, feed, &split),
+                    );
+                    runs += 1;
+                }
             }
 
             // Single-stream cases without limits: the reference agrees.
