@@ -164,28 +164,4 @@ impl StreamResponse {
     }
 }
 
-impl From<Task> for StreamResponse {
-    fn from(v: Task) -> StreamResponse {
-        StreamResponse::Task(v)
-    }
-}
-
-impl From<Message> for StreamResponse {
-    fn from(v: Message) -> StreamResponse {
-        StreamResponse::Message(v)
-    }
-}
-
-impl From<TaskStatusUpdateEvent> for StreamResponse {
-    fn from(v: TaskStatusUpdateEvent) -> StreamResponse {
-        StreamResponse::StatusUpdate(v)
-    }
-}
-
-impl From<TaskArtifactUpdateEvent> for StreamResponse {
-    fn from(v: TaskArtifactUpdateEvent) -> StreamResponse {
-        StreamResponse::ArtifactUpdate(v)
-    }
-}
-
 message_impls!(TaskStatusUpdateEvent, TaskArtifactUpdateEvent);

@@ -864,7 +864,7 @@ pub(crate) use message_impls;
 // ---------------------------------------------------------------------------
 // Oneof-only messages.
 
-/// Implements `Serialize` and a hand-written `Deserialize` for an enum that
+/// Implements `Serialize`, a hand-written `Deserialize` and one `From` per member for an enum that
 /// stands for a proto message made of one oneof and nothing else
 /// (`SecurityScheme`, `OAuthFlows`, `SendMessageResponse`,
 /// `StreamResponse`).
@@ -879,6 +879,14 @@ macro_rules! oneof_message {
         $name:ident, $what:literal,
         [ $( $variant:ident ( $inner:ty ) = $json:literal $( | $alias:literal )? ),+ $(,)? ]
     ) => {
+        $(
+            impl From<$inner> for $name {
+                fn from(v: $inner) -> $name {
+                    $name::$variant(v)
+                }
+            }
+        )+
+
         impl ::serde::Serialize for $name {
             fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 use ::serde::ser::SerializeMap as _;

@@ -368,18 +368,6 @@ oneof_message!(
     [Task(Task) = "task", Message(Message) = "message"]
 );
 
-impl From<Task> for SendMessageResponse {
-    fn from(v: Task) -> SendMessageResponse {
-        SendMessageResponse::Task(v)
-    }
-}
-
-impl From<Message> for SendMessageResponse {
-    fn from(v: Message) -> SendMessageResponse {
-        SendMessageResponse::Message(v)
-    }
-}
-
 /// The response of `ListTaskPushNotificationConfigs` (spec 3.1.9).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", remote = "Self")]

@@ -72,36 +72,6 @@ oneof_message!(
     ]
 );
 
-impl From<APIKeySecurityScheme> for SecurityScheme {
-    fn from(v: APIKeySecurityScheme) -> SecurityScheme {
-        SecurityScheme::ApiKey(v)
-    }
-}
-
-impl From<HTTPAuthSecurityScheme> for SecurityScheme {
-    fn from(v: HTTPAuthSecurityScheme) -> SecurityScheme {
-        SecurityScheme::HttpAuth(v)
-    }
-}
-
-impl From<OAuth2SecurityScheme> for SecurityScheme {
-    fn from(v: OAuth2SecurityScheme) -> SecurityScheme {
-        SecurityScheme::OAuth2(v)
-    }
-}
-
-impl From<OpenIdConnectSecurityScheme> for SecurityScheme {
-    fn from(v: OpenIdConnectSecurityScheme) -> SecurityScheme {
-        SecurityScheme::OpenIdConnect(v)
-    }
-}
-
-impl From<MutualTlsSecurityScheme> for SecurityScheme {
-    fn from(v: MutualTlsSecurityScheme) -> SecurityScheme {
-        SecurityScheme::MutualTls(v)
-    }
-}
-
 /// API key authentication (spec 4.5.2). `location` and `name` are REQUIRED.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", remote = "Self")]
@@ -235,36 +205,6 @@ oneof_message!(
         DeviceCode(DeviceCodeOAuthFlow) = "deviceCode" | "device_code",
     ]
 );
-
-impl From<AuthorizationCodeOAuthFlow> for OAuthFlows {
-    fn from(v: AuthorizationCodeOAuthFlow) -> OAuthFlows {
-        OAuthFlows::AuthorizationCode(v)
-    }
-}
-
-impl From<ClientCredentialsOAuthFlow> for OAuthFlows {
-    fn from(v: ClientCredentialsOAuthFlow) -> OAuthFlows {
-        OAuthFlows::ClientCredentials(v)
-    }
-}
-
-impl From<ImplicitOAuthFlow> for OAuthFlows {
-    fn from(v: ImplicitOAuthFlow) -> OAuthFlows {
-        OAuthFlows::Implicit(v)
-    }
-}
-
-impl From<PasswordOAuthFlow> for OAuthFlows {
-    fn from(v: PasswordOAuthFlow) -> OAuthFlows {
-        OAuthFlows::Password(v)
-    }
-}
-
-impl From<DeviceCodeOAuthFlow> for OAuthFlows {
-    fn from(v: DeviceCodeOAuthFlow) -> OAuthFlows {
-        OAuthFlows::DeviceCode(v)
-    }
-}
 
 /// The authorization code flow (spec 4.5.8). `authorizationUrl`,
 /// `tokenUrl` and `scopes` are REQUIRED (an empty scope map is valid).
