@@ -1,9 +1,10 @@
 //! Decoding entry points with input limits and errors that say where.
 //!
-//! The fast path is plain `serde_json::from_slice`. Only when it fails is
-//! the input decoded a second time through `serde_path_to_error`, to
-//! recover the JSON path of the failure; valid input never pays for path
-//! tracking.
+//! The fast path is the crate's own [`reader`](crate::reader). What it
+//! declines is read again by `serde_json`, which either accepts it or
+//! fails; only then is the input decoded a third time through
+//! `serde_path_to_error`, to recover the JSON path of the failure. Valid
+//! input never pays for error reporting.
 
 use std::fmt;
 
@@ -209,6 +210,17 @@ pub fn from_slice_with_limits<T: DeserializeOwned>(
     if bytes.len() > limits.max_input_bytes {
         return Err(DecodeError::too_large(bytes.len(), limits.max_input_bytes));
     }
+    match crate::reader::from_slice(bytes) {
+        Ok(value) => Ok(value),
+        Err(_) => reread(bytes),
+    }
+}
+
+/// What the fast reader declined: `serde_json` either reads it (the
+/// reader leaves some valid forms to it) or says what is wrong.
+#[cold]
+#[inline(never)]
+fn reread<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
     match serde_json::from_slice(bytes) {
         Ok(value) => Ok(value),
         Err(err) => Err(locate::<T>(bytes, &err)),

@@ -117,6 +117,7 @@ mod message;
 mod operation;
 mod protojson;
 mod push;
+pub mod reader;
 mod reconstruct;
 mod requests;
 mod security;
