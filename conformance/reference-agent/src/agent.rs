@@ -248,7 +248,7 @@ impl ReferenceAgent {
             let entry = self.task(&scope, &message.task_id)?;
             let work = behaviour::for_follow_up(&message);
             let push_id = match push {
-                Some(config) => Some(self.attach_push(&entry, config)?.id),
+                Some(config) => Some(self.attach_push(&entry, *config)?.id),
                 None => None,
             };
             let (resumed, start) = match entry.follow_up(message, subscribe, history) {
@@ -311,7 +311,7 @@ impl ReferenceAgent {
             limits.max_events_per_task,
         ));
         if let Some(config) = push {
-            let id = self.attach_push(&entry, config)?.id;
+            let id = self.attach_push(&entry, *config)?.id;
             entry.push_snapshot(&id);
         }
         let start = subscribe.then(|| entry.start(history));

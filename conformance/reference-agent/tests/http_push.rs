@@ -43,7 +43,7 @@ fn loopback() -> Allowlist {
 fn inline(text: &str, config: TaskPushNotificationConfig) -> SendMessageRequest {
     let mut r = SendMessageRequest::new(msg("push", text));
     r.configuration = Some(SendMessageConfiguration {
-        task_push_notification_config: Some(config),
+        task_push_notification_config: Some(Box::new(config)),
         ..Default::default()
     });
     r

@@ -30,7 +30,7 @@ fn config_for(task_id: &str, url: &str) -> TaskPushNotificationConfig {
 fn inline(message: a2a_types::Message, config: TaskPushNotificationConfig) -> SendMessageRequest {
     let mut r = SendMessageRequest::new(message);
     r.configuration = Some(SendMessageConfiguration {
-        task_push_notification_config: Some(config),
+        task_push_notification_config: Some(Box::new(config)),
         ..Default::default()
     });
     r

@@ -186,7 +186,9 @@ mod tests {
     fn inline_push_config_needs_push_capability() {
         let req = SendMessageRequest {
             configuration: Some(SendMessageConfiguration {
-                task_push_notification_config: Some(TaskPushNotificationConfig::new("https://x")),
+                task_push_notification_config: Some(Box::new(TaskPushNotificationConfig::new(
+                    "https://x",
+                ))),
                 ..Default::default()
             }),
             ..SendMessageRequest::new(Message::user_text("m", "hi"))

@@ -169,7 +169,9 @@ where
 }
 
 fn main() {
+    let heap = a2a_bench_harness::steady_heap();
     let mut report = Report::new("a2a-types");
+    report.note(&heap);
     let small = {
         let mut m = Message::user_text(
             "6dbc13b5-bd57-4c2b-b503-24e381b6c8d6",

@@ -77,11 +77,13 @@ pub fn from_slice_seed<'de, S: DeserializeSeed<'de>>(
     seed: S,
 ) -> Result<S::Value> {
     let mut reader = Reader::new(input);
-    let value = seed.deserialize(&mut reader)?;
-    match reader.peek() {
-        None => Ok(value),
-        Some(_) => Err(Declined),
+    // The result is returned as it came (not unwrapped and rewrapped),
+    // which spares a copy of large values; the same below.
+    let result = seed.deserialize(&mut reader);
+    if reader.peek().is_some() {
+        return Err(Declined);
     }
+    result
 }
 
 /// The reader: a position in the input and a scratch buffer for strings
@@ -399,26 +401,75 @@ impl<'de> Reader<'de> {
 
 /// The first index at or after `from` holding `"`, `\\` or a control
 /// character, or `input.len()`.
+///
+/// Eight bytes at a time in a `u64` (portable, no `unsafe`): most strings
+/// (keys, ids, enum names) end within the first word or two; longer text
+/// is checked 64 bytes per branch.
 #[inline]
 fn scan(input: &[u8], from: usize) -> usize {
-    const CHUNK: usize = 16;
     let mut i = from;
-    while let Some(chunk) = input.get(i..).and_then(<[u8]>::first_chunk::<CHUNK>) {
-        // No early exit inside a chunk, so that it compiles to vector
-        // compares over all sixteen bytes.
-        let mut hits = 0u8;
-        for &b in chunk {
-            hits |= u8::from(b == b'"') | u8::from(b == b'\\') | u8::from(b < 0x20);
-        }
+    for _ in 0..2 {
+        let Some(word) = input.get(i..).and_then(<[u8]>::first_chunk::<8>) else {
+            return scan_tail(input, i);
+        };
+        let hits = special_bytes(u64::from_le_bytes(*word));
         if hits != 0 {
-            return i + chunk.iter().position(|&b| is_special(b)).unwrap_or(0);
+            return i + first_hit(hits);
         }
-        i += CHUNK;
+        i += 8;
     }
+    while let Some(block) = input.get(i..).and_then(<[u8]>::first_chunk::<64>) {
+        let mut any = 0;
+        for word in block.chunks_exact(8) {
+            any |= special_bytes(word_at(word));
+        }
+        if any != 0 {
+            break;
+        }
+        i += 64;
+    }
+    while let Some(word) = input.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let hits = special_bytes(u64::from_le_bytes(*word));
+        if hits != 0 {
+            return i + first_hit(hits);
+        }
+        i += 8;
+    }
+    scan_tail(input, i)
+}
+
+fn scan_tail(input: &[u8], mut i: usize) -> usize {
     while input.get(i).is_some_and(|&b| !is_special(b)) {
         i += 1;
     }
     i
+}
+
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// The high bit of each byte of `w` that is below 0x20, `"` or `\\`
+/// (little-endian order). Borrows can also mark bytes after a true hit,
+/// never before one, so the lowest mark is exact.
+#[inline(always)]
+fn special_bytes(w: u64) -> u64 {
+    let control = w.wrapping_sub(ONES * 0x20);
+    let quote = (w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+    let backslash = (w ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    // `"` and `\\` have a clear high bit, so `!w` stands for `!(w ^ c)`.
+    (control | quote | backslash) & !w & HIGHS
+}
+
+#[inline(always)]
+fn word_at(bytes: &[u8]) -> u64 {
+    bytes
+        .first_chunk::<8>()
+        .map_or(0, |w| u64::from_le_bytes(*w))
+}
+
+#[inline(always)]
+fn first_hit(hits: u64) -> usize {
+    hits.trailing_zeros() as usize / 8
 }
 
 #[inline]
@@ -602,13 +653,13 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.expect(b'[')?;
         self.enter()?;
-        let value = visitor.visit_seq(Seq {
+        let result = visitor.visit_seq(Seq {
             reader: &mut *self,
             first: true,
-        })?;
+        });
         self.depth -= 1;
         self.expect(b']')?;
-        Ok(value)
+        result
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
@@ -628,13 +679,13 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.expect(b'{')?;
         self.enter()?;
-        let value = visitor.visit_map(Map {
+        let result = visitor.visit_map(Map {
             reader: &mut *self,
             first: true,
-        })?;
+        });
         self.depth -= 1;
         self.expect(b'}')?;
-        Ok(value)
+        result
     }
 
     /// Objects only: a struct written as an array is left to `serde_json`.

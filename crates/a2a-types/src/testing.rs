@@ -664,7 +664,8 @@ impl Generate for SendMessageConfiguration {
     fn generate(g: &mut Gen) -> SendMessageConfiguration {
         SendMessageConfiguration {
             accepted_output_modes: g.list(0, 3, |g| g.pick(MEDIA_TYPES).to_owned()),
-            task_push_notification_config: g.maybe(50, TaskPushNotificationConfig::generate),
+            task_push_notification_config: g
+                .maybe(50, |g| Box::new(TaskPushNotificationConfig::generate(g))),
             history_length: g.optional_int32(),
             return_immediately: g.chance(50),
         }

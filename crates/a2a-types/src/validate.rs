@@ -181,6 +181,12 @@ pub trait Validate {
     }
 }
 
+impl<T: Validate + ?Sized> Validate for Box<T> {
+    fn validate_at(&self, at: &FieldPath<'_>, violations: &mut Vec<FieldViolation>) {
+        (**self).validate_at(at, violations);
+    }
+}
+
 const MISSING: &str = "Required field is missing";
 const EMPTY_LIST: &str = "At least one element is required";
 const NO_PARTS: &str = "At least one part is required";

@@ -159,6 +159,56 @@ impl Report {
     }
 }
 
+/// The environment variable that selects the heap a bench runs with:
+/// unset or `steady` for [`steady_heap`]'s settings, `default` for the
+/// allocator's own.
+pub const HEAP_ENV: &str = "A2A_BENCH_HEAP";
+
+/// Makes the process run with a heap that keeps freed memory (re-executing
+/// itself once with the settings in its environment) and returns a note
+/// for the report saying which heap was used.
+///
+/// glibc gives freed memory at the top of its heap back to the kernel as
+/// soon as more than 128 KiB is free there. A loop that decodes and drops a
+/// 1 MB document then pays a page fault for every 4 KiB on every
+/// iteration, for whichever decoder runs, and the row measures the kernel
+/// rather than the decoder (at 1 MB, more than half the time). Long-running
+/// servers reach a steady heap that does not do this, and other allocators
+/// (jemalloc, mimalloc) keep freed pages by default; the settings here
+/// (`MALLOC_TRIM_THRESHOLD_`, `MALLOC_MMAP_THRESHOLD_`) give every row of
+/// the run that steady heap. `A2A_BENCH_HEAP=default` measures with glibc's
+/// defaults instead.
+pub fn steady_heap() -> String {
+    const TRIM: &str = "MALLOC_TRIM_THRESHOLD_";
+    const MMAP: &str = "MALLOC_MMAP_THRESHOLD_";
+    match std::env::var(HEAP_ENV).as_deref() {
+        Ok("default") => return "heap: the allocator's defaults (A2A_BENCH_HEAP=default)".into(),
+        Ok("steady") => {
+            return format!(
+                "heap: freed memory kept ({TRIM}={}, {MMAP}={}; A2A_BENCH_HEAP=default for the allocator's defaults)",
+                std::env::var(TRIM).unwrap_or_default(),
+                std::env::var(MMAP).unwrap_or_default()
+            )
+        }
+        _ => {}
+    }
+    let Ok(exe) = std::env::current_exe() else {
+        return "heap: the allocator's defaults (could not find the bench binary to re-run it)"
+            .into();
+    };
+    let status = std::process::Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .env(HEAP_ENV, "steady")
+        .env(TRIM, "4294967296")
+        // glibc's largest accepted mmap threshold on 64-bit targets: 32 MiB.
+        .env(MMAP, "33554432")
+        .status();
+    match status {
+        Ok(status) => std::process::exit(status.code().unwrap_or(1)),
+        Err(e) => format!("heap: the allocator's defaults (re-running the bench failed: {e})"),
+    }
+}
+
 /// `target/bench-results` of this workspace (or `$CARGO_TARGET_DIR/bench-results`).
 pub fn results_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")

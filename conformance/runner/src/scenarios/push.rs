@@ -467,7 +467,7 @@ async fn inline_config(cx: &Ctx<'_>) -> Check {
     config.authentication = Some(AuthenticationInfo::new("Bearer", "inline"));
     let mut request = SendMessageRequest::new(cx.msg("echo pushed"));
     request.configuration = Some(SendMessageConfiguration {
-        task_push_notification_config: Some(config),
+        task_push_notification_config: Some(Box::new(config)),
         ..Default::default()
     });
     let task = cx.send_task_with(request).await?;
