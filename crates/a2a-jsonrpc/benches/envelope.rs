@@ -5,6 +5,11 @@
 //! Goals (issue 3): typed envelope decode at least 2x the throughput of
 //! `Value` parsing, and within 10% of decoding the params alone (with the
 //! same decoder: `a2a_types::from_slice`).
+//!
+//! The run re-executes itself with a heap that keeps freed memory
+//! (`a2a_bench_harness::steady_heap`: otherwise glibc returns the pages of
+//! every dropped large document to the kernel and the large rows measure
+//! page faults); `A2A_BENCH_HEAP=default` measures with glibc's defaults.
 
 use a2a_bench_harness::Report;
 use a2a_jsonrpc::{decode_request, encode_request, A2aRequest, DecodeConfig, Id};

@@ -103,14 +103,23 @@ pub fn decode_response<M: Method>(input: &[u8], expected: &Id) -> Result<M::Resu
 
 /// [`decode_response`] for any result type `T`.
 pub fn decode_response_as<T: DeserializeOwned>(input: &[u8], expected: &Id) -> Result<T, A2aError> {
-    let mut de = serde_json::Deserializer::from_slice(input);
-    let parsed = ResponseVisitor::<T>(PhantomData)
-        .deserialize(&mut de)
-        .and_then(|r| de.end().map(|()| r));
-    let response = match parsed {
-        Ok(r) => r,
-        Err(e) => return Err(invalid_response(&format!("not a JSON-RPC response: {e}"))),
-    };
+    // The fast reader first; what it declines, serde_json reads or names.
+    let response =
+        match a2a_types::reader::from_slice_seed(input, ResponseVisitor::<T>(PhantomData)) {
+            Ok(r) => r,
+            Err(_) => {
+                let mut de = serde_json::Deserializer::from_slice(input);
+                let parsed = ResponseVisitor::<T>(PhantomData)
+                    .deserialize(&mut de)
+                    .and_then(|r| de.end().map(|()| r));
+                match parsed {
+                    Ok(r) => r,
+                    Err(e) => {
+                        return Err(invalid_response(&format!("not a JSON-RPC response: {e}")))
+                    }
+                }
+            }
+        };
     if response.version.map(RawValue::get) != Some("\"2.0\"") {
         return Err(invalid_response("missing \"jsonrpc\": \"2.0\""));
     }

@@ -9,6 +9,11 @@
 //! the equivalent `Value`.
 //!
 //! `BENCH_SECONDS=0.5 cargo bench -p a2a-types`
+//!
+//! The run re-executes itself with a heap that keeps freed memory
+//! (`a2a_bench_harness::steady_heap`: otherwise glibc returns the pages of
+//! every dropped large document to the kernel and the large rows measure
+//! page faults); `A2A_BENCH_HEAP=default` measures with glibc's defaults.
 
 use a2a_bench_harness::Report;
 use a2a_types::{
