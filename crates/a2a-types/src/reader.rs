@@ -771,8 +771,10 @@ impl<'de> Deserializer<'de> for Key<'_, 'de> {
         self.reader.visit_bytes(visitor)
     }
 
+    /// Checked as text: `serde_json` reads an ignored key as a string
+    /// (unlike an ignored value), so a key that is not UTF-8 fails there.
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.reader.string_bytes()?;
+        self.reader.string()?;
         visitor.visit_unit()
     }
 

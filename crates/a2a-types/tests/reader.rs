@@ -1308,3 +1308,24 @@ fn the_fuzz_harness_accepts_what_serde_json_reads() {
     assert_eq!(typed, 4);
     assert_eq!(fuzz_reader(json), 1 + typed + 2);
 }
+
+// ---------------------------------------------------------------------------
+// Regressions: inputs the reader once read where serde_json refused them.
+
+/// A visitor that reads keys as `IgnoredAny` (serde's own `IgnoredAny`
+/// visitor does, for a map it is asked to skip through `deserialize_map`).
+/// serde_json reads such a key as text, so it must be UTF-8.
+#[test]
+fn keys_read_as_ignored_must_be_utf8() {
+    #[derive(Debug, PartialEq)]
+    struct SkippedMap;
+    impl<'de> Deserialize<'de> for SkippedMap {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SkippedMap, D::Error> {
+            d.deserialize_map(IgnoredAny).map(|_| SkippedMap)
+        }
+    }
+    assert!(serde_json::from_slice::<SkippedMap>(b"{\"\xff\":1}").is_err());
+    refused::<SkippedMap>(b"{\"\xff\":1}");
+    refused::<SkippedMap>(b"{\"a\":1,\"\xc3\":2}");
+    accepted::<SkippedMap>(br#"{"a":1,"\u00e9":[2],"\ud83d\ude00":{"b":null}}"#);
+}
