@@ -35,7 +35,7 @@
 use std::fmt;
 
 use serde::de::{
-    self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor,
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 use serde::Deserialize;
 
@@ -649,21 +649,19 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     }
 
     /// Unit variants written as strings; other forms are left to
-    /// `serde_json`.
+    /// `serde_json`. As there, the variant's seed reads the string from
+    /// the reader itself: a string deserializer would also answer a seed
+    /// asking for a number, which `serde_json` refuses.
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         _name: &'static str,
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.expect(b'"')?;
-        match self.string()? {
-            Text::Borrowed(s) => visitor.visit_enum(de::value::BorrowedStrDeserializer::new(s)),
-            Text::Copied(s) => {
-                let owned: String = s.to_owned();
-                visitor.visit_enum(IntoDeserializer::<Declined>::into_deserializer(owned))
-            }
+        if self.peek() != Some(b'"') {
+            return Err(Declined);
         }
+        visitor.visit_enum(UnitVariant { reader: self })
     }
 
     #[inline]
@@ -675,6 +673,47 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.skip_value()?;
         visitor.visit_unit()
+    }
+}
+
+/// An enum value written as a string: a unit variant, named by the
+/// string at the reader's position.
+struct UnitVariant<'a, 'de> {
+    reader: &'a mut Reader<'de>,
+}
+
+impl<'de> EnumAccess<'de> for UnitVariant<'_, 'de> {
+    type Error = Declined;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
+        let variant = seed.deserialize(&mut *self.reader)?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de> VariantAccess<'de> for UnitVariant<'_, 'de> {
+    type Error = Declined;
+
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+
+    // A string names a unit variant only (as in serde_json).
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _seed: T) -> Result<T::Value> {
+        Err(Declined)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _visitor: V) -> Result<V::Value> {
+        Err(Declined)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value> {
+        Err(Declined)
     }
 }
 

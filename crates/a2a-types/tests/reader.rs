@@ -1329,3 +1329,55 @@ fn keys_read_as_ignored_must_be_utf8() {
     refused::<SkippedMap>(b"{\"a\":1,\"\xc3\":2}");
     accepted::<SkippedMap>(br#"{"a":1,"\u00e9":[2],"\ud83d\ude00":{"b":null}}"#);
 }
+/// An enum whose variant is read by a seed asking for a number (a variant
+/// index): serde_json hands the seed its own deserializer, positioned on
+/// the string, and so refuses; the reader must not hand it something that
+/// reads a string as anything.
+#[test]
+fn enum_variants_are_read_from_the_input_itself() {
+    #[derive(Debug, PartialEq)]
+    struct Pick(u64);
+    struct Index;
+    impl<'de> Visitor<'de> for Index {
+        type Value = u64;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a variant index or name")
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<u64, E> {
+            Ok(v)
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<u64, E> {
+            match v {
+                "A" => Ok(0),
+                _ => Err(E::unknown_variant(v, &["A"])),
+            }
+        }
+    }
+    impl<'de> serde::de::DeserializeSeed<'de> for Index {
+        type Value = u64;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<u64, D::Error> {
+            d.deserialize_u64(self)
+        }
+    }
+    impl<'de> Deserialize<'de> for Pick {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Pick, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Pick;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("an enum")
+                }
+                fn visit_enum<A: serde::de::EnumAccess<'de>>(self, a: A) -> Result<Pick, A::Error> {
+                    use serde::de::VariantAccess;
+                    let (index, variant) = a.variant_seed(Index)?;
+                    variant.unit_variant()?;
+                    Ok(Pick(index))
+                }
+            }
+            d.deserialize_enum("Pick", &["A"], V)
+        }
+    }
+    assert!(serde_json::from_slice::<Pick>(br#""A""#).is_err());
+    refused::<Pick>(br#""A""#);
+    refused::<Pick>(br#""\u0041""#);
+}
