@@ -1309,6 +1309,64 @@ fn the_fuzz_harness_accepts_what_serde_json_reads() {
     assert_eq!(fuzz_reader(json), 1 + typed + 2);
 }
 
+/// serde's buffered forms (untagged and internally tagged enums, flatten)
+/// and borrowed strings, which exist only where the input has no escape.
+#[test]
+fn derived_forms_and_borrowed_strings_read_as_serde_json_reads_them() {
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(untagged)]
+    enum Untagged {
+        Int(i64),
+        Float(f64),
+        Text(String),
+        List(Vec<Untagged>),
+        Map(BTreeMap<String, Untagged>),
+        Null(()),
+    }
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(tag = "t")]
+    enum Tagged {
+        A { x: i32 },
+        B { s: String },
+    }
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Flat {
+        a: i32,
+        #[serde(flatten)]
+        rest: BTreeMap<String, Value>,
+    }
+    for json in [
+        "1",
+        "-1",
+        "1.5",
+        "-0.0",
+        "18446744073709551616",
+        r#""s\u00e9""#,
+        "null",
+        r#"[1,"a",[null],{"k":{"\u006b":2.5}}]"#,
+    ] {
+        accepted::<Untagged>(json.as_bytes());
+    }
+    accepted::<Tagged>(br#"{"t":"A","x":1}"#);
+    accepted::<Tagged>(br#"{"x":1,"t":"A"}"#);
+    accepted::<Tagged>(br#"{"\u0074":"B","s":"\n"}"#);
+    refused::<Tagged>(br#"{"t":"C"}"#);
+    refused::<Tagged>(br#"{"x":1}"#);
+    let flat: Flat = accepted(br#"{"b":[1,{"c":null}],"a":2,"d":"\ud83d\ude00"}"#);
+    assert_eq!(flat.rest.len(), 2);
+    refused::<Flat>(br#"{"b":1}"#);
+
+    // `&str` borrows, so an escaped string fails in both readers.
+    assert_eq!(reader::from_slice::<&str>(br#""ab""#), Ok("ab"));
+    assert_eq!(serde_json::from_slice::<&str>(br#""ab""#).ok(), Some("ab"));
+    assert!(reader::from_slice::<&str>(br#""a\nb""#).is_err());
+    assert!(serde_json::from_slice::<&str>(br#""a\nb""#).is_err());
+    let keys: BTreeMap<&str, u8> = reader::from_slice(br#"{"a":1,"b":2}"#).unwrap();
+    assert_eq!(keys.len(), 2);
+    assert!(reader::from_slice::<BTreeMap<&str, u8>>(br#"{"\u0061":1}"#).is_err());
+    assert!(serde_json::from_slice::<BTreeMap<&str, u8>>(br#"{"\u0061":1}"#).is_err());
+}
+
 // ---------------------------------------------------------------------------
 // Regressions: inputs the reader once read where serde_json refused them.
 
