@@ -729,7 +729,14 @@ impl<'de> SeqAccess<'de> for Seq<'_, 'de> {
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         match self.reader.peek() {
             Some(b']') => return Ok(None),
-            Some(b',') if !self.first => self.reader.pos += 1,
+            Some(b',') if !self.first => {
+                self.reader.pos += 1;
+                // `[1,]` is refused by serde_json whatever the element,
+                // even one whose `Deserialize` reads nothing.
+                if self.reader.peek() == Some(b']') {
+                    return Err(Declined);
+                }
+            }
             Some(_) if self.first => self.first = false,
             _ => return Err(Declined),
         }
@@ -759,10 +766,16 @@ impl<'de> MapAccess<'de> for Map<'_, 'de> {
             }
             _ => return Err(Declined),
         }
-        seed.deserialize(Key {
+        // A key whose `Deserialize` reads nothing would leave its text to
+        // be read as the colon and the value; serde_json refuses it.
+        let start = self.reader.pos;
+        let key = seed.deserialize(Key {
             reader: &mut *self.reader,
-        })
-        .map(Some)
+        })?;
+        if self.reader.pos == start {
+            return Err(Declined);
+        }
+        Ok(Some(key))
     }
 
     #[inline]

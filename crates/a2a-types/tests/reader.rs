@@ -1439,3 +1439,30 @@ fn enum_variants_are_read_from_the_input_itself() {
     refused::<Pick>(br#""A""#);
     refused::<Pick>(br#""\u0041""#);
 }
+
+/// A type whose `Deserialize` reads nothing (as a `deserialize_with`
+/// returning a default does). serde_json fails wherever such a value
+/// stands for a list element or a key, the input then having a token too
+/// many; the reader must not read past it.
+#[test]
+fn elements_and_keys_that_read_nothing_are_declined() {
+    #[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+    struct Nothing;
+    impl<'de> Deserialize<'de> for Nothing {
+        fn deserialize<D: Deserializer<'de>>(_: D) -> Result<Nothing, D::Error> {
+            Ok(Nothing)
+        }
+    }
+    for json in ["[,]", "[ , ]", "[1]", "[,1]", "[1,]"] {
+        refused::<Vec<Nothing>>(json.as_bytes());
+    }
+    for json in [r#"{":"x"}"#, r#"{"a":"b"}"#, r#"{"":1}"#] {
+        refused::<BTreeMap<Nothing, String>>(json.as_bytes());
+    }
+    // What serde_json reads with it: no element, no key, or a value that
+    // reads nothing (the colon is all there is).
+    assert_eq!(accepted::<Vec<Nothing>>(b"[ ]"), []);
+    assert!(accepted::<BTreeMap<Nothing, u8>>(b"{}").is_empty());
+    assert_eq!(accepted::<BTreeMap<String, Nothing>>(br#"{"a":}"#).len(), 1);
+    assert_eq!(accepted::<Option<Nothing>>(b"null"), None);
+}
