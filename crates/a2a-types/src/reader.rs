@@ -15,7 +15,7 @@
 //! back as [`Declined`], with no detail and at no cost; the caller then
 //! reads the input again with `serde_json`, which either accepts it (the
 //! same value) or says precisely what is wrong and where. The guarantee the
-//! tests check (`tests/reader.rs`, the `types_decode` fuzz target) is
+//! tests check (`tests/reader.rs`, the `reader_differential` fuzz target) is
 //! one-sided: when this reader returns a value, `serde_json` returns an
 //! equal one.
 //!
