@@ -15,7 +15,7 @@
 //! back as [`Declined`], with no detail and at no cost; the caller then
 //! reads the input again with `serde_json`, which either accepts it (the
 //! same value) or says precisely what is wrong and where. The guarantee the
-//! tests check (`tests/reader.rs`, the `types_decode` fuzz target) is
+//! tests check (`tests/reader.rs`, the `reader_differential` fuzz target) is
 //! one-sided: when this reader returns a value, `serde_json` returns an
 //! equal one.
 //!
@@ -35,7 +35,7 @@
 use std::fmt;
 
 use serde::de::{
-    self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor,
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 use serde::Deserialize;
 
@@ -700,21 +700,19 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     }
 
     /// Unit variants written as strings; other forms are left to
-    /// `serde_json`.
+    /// `serde_json`. As there, the variant's seed reads the string from
+    /// the reader itself: a string deserializer would also answer a seed
+    /// asking for a number, which `serde_json` refuses.
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         _name: &'static str,
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.expect(b'"')?;
-        match self.string()? {
-            Text::Borrowed(s) => visitor.visit_enum(de::value::BorrowedStrDeserializer::new(s)),
-            Text::Copied(s) => {
-                let owned: String = s.to_owned();
-                visitor.visit_enum(IntoDeserializer::<Declined>::into_deserializer(owned))
-            }
+        if self.peek() != Some(b'"') {
+            return Err(Declined);
         }
+        visitor.visit_enum(UnitVariant { reader: self })
     }
 
     #[inline]
@@ -726,6 +724,47 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.skip_value()?;
         visitor.visit_unit()
+    }
+}
+
+/// An enum value written as a string: a unit variant, named by the
+/// string at the reader's position.
+struct UnitVariant<'a, 'de> {
+    reader: &'a mut Reader<'de>,
+}
+
+impl<'de> EnumAccess<'de> for UnitVariant<'_, 'de> {
+    type Error = Declined;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
+        let variant = seed.deserialize(&mut *self.reader)?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de> VariantAccess<'de> for UnitVariant<'_, 'de> {
+    type Error = Declined;
+
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+
+    // A string names a unit variant only (as in serde_json).
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _seed: T) -> Result<T::Value> {
+        Err(Declined)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _visitor: V) -> Result<V::Value> {
+        Err(Declined)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value> {
+        Err(Declined)
     }
 }
 
@@ -741,7 +780,14 @@ impl<'de> SeqAccess<'de> for Seq<'_, 'de> {
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         match self.reader.peek() {
             Some(b']') => return Ok(None),
-            Some(b',') if !self.first => self.reader.pos += 1,
+            Some(b',') if !self.first => {
+                self.reader.pos += 1;
+                // `[1,]` is refused by serde_json whatever the element,
+                // even one whose `Deserialize` reads nothing.
+                if self.reader.peek() == Some(b']') {
+                    return Err(Declined);
+                }
+            }
             Some(_) if self.first => self.first = false,
             _ => return Err(Declined),
         }
@@ -771,10 +817,16 @@ impl<'de> MapAccess<'de> for Map<'_, 'de> {
             }
             _ => return Err(Declined),
         }
-        seed.deserialize(Key {
+        // A key whose `Deserialize` reads nothing would leave its text to
+        // be read as the colon and the value; serde_json refuses it.
+        let start = self.reader.pos;
+        let key = seed.deserialize(Key {
             reader: &mut *self.reader,
-        })
-        .map(Some)
+        })?;
+        if self.reader.pos == start {
+            return Err(Declined);
+        }
+        Ok(Some(key))
     }
 
     #[inline]
@@ -822,8 +874,10 @@ impl<'de> Deserializer<'de> for Key<'_, 'de> {
         self.reader.visit_bytes(visitor)
     }
 
+    /// Checked as text: `serde_json` reads an ignored key as a string
+    /// (unlike an ignored value), so a key that is not UTF-8 fails there.
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.reader.string_bytes()?;
+        self.reader.string()?;
         visitor.visit_unit()
     }
 

@@ -8,6 +8,8 @@
 //! - [`corpus`]: `TYPE<TAB>JSON` documents for the wire oracle.
 //! - [`reencode`] / [`check_roundtrip`]: decode and encode by type name.
 //! - [`fuzz_decode`]: the fuzz harness.
+//! - [`reader_check`] / [`reader_agrees`] / [`fuzz_reader`]: the fast
+//!   [`reader`](crate::reader) against `serde_json`, its referee.
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
@@ -952,6 +954,90 @@ pub fn fuzz_decode(data: &[u8]) {
     if let (Some(mut task), Some(event)) = (task, event) {
         let _ = crate::apply(&mut task, event);
     }
+}
+
+/// The fast reader's one-sided guarantee for one type: when
+/// [`reader::from_slice`](crate::reader::from_slice) returns a value,
+/// `serde_json` must return an equal one, compared with `==` and by
+/// encoding (which tells `-0.0` from `0.0`, equal under `==`).
+///
+/// `Ok(true)`: the reader accepted and agreed; `Ok(false)`: it declined
+/// (always allowed); `Err`: the guarantee is broken, and why.
+pub fn reader_check<T>(json: &[u8]) -> Result<bool, String>
+where
+    T: DeserializeOwned + Serialize + PartialEq + Debug,
+{
+    let Ok(ours) = crate::reader::from_slice::<T>(json) else {
+        return Ok(false);
+    };
+    let input = String::from_utf8_lossy(json);
+    match serde_json::from_slice::<T>(json) {
+        Ok(theirs) if theirs == ours && encode(&theirs) == encode(&ours) => Ok(true),
+        Ok(theirs) => Err(format!(
+            "the reader read {ours:?} where serde_json read {theirs:?}, from {input:?}"
+        )),
+        Err(e) => Err(format!(
+            "the reader read {ours:?} where serde_json says {e}, from {input:?}"
+        )),
+    }
+}
+
+/// [`reader_check`] for the message type named `type_name`.
+pub fn reader_agrees(type_name: &str, json: &[u8]) -> Result<bool, String> {
+    macro_rules! arms {
+        ($($t:ident),+) => {
+            match type_name {
+                $(stringify!($t) => reader_check::<$t>(json),)+
+                _ => Err(format!("unknown type {type_name:?}")),
+            }
+        };
+    }
+    with_message_types!(arms)
+}
+
+/// The message types [`fuzz_reader`] reads its input as (besides any JSON
+/// value): the documents the bindings decode most.
+pub const READER_FUZZ_TYPES: &[&str] = &[
+    "Task",
+    "Message",
+    "AgentCard",
+    "StreamResponse",
+    "SendMessageRequest",
+    "SendMessageResponse",
+];
+
+/// The differential fuzz harness of the fast reader: reads `data` as a
+/// `serde_json::Value`, as each of [`READER_FUZZ_TYPES`], as
+/// `serde::de::IgnoredAny` (the skipping path) and as a borrowed
+/// `RawValue` (whose text must be exactly `serde_json`'s), and panics if
+/// the reader accepts anything `serde_json` reads otherwise. Returns how
+/// many of those readings the reader accepted.
+pub fn fuzz_reader(data: &[u8]) -> usize {
+    fn checked(result: Result<bool, String>) -> usize {
+        match result {
+            Ok(accepted) => usize::from(accepted),
+            Err(e) => panic!("{e}"),
+        }
+    }
+    let input = String::from_utf8_lossy(data);
+    let mut accepted = checked(reader_check::<Value>(data));
+    for name in READER_FUZZ_TYPES {
+        accepted += checked(reader_agrees(name, data));
+    }
+    if crate::reader::from_slice::<serde::de::IgnoredAny>(data).is_ok() {
+        if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(data) {
+            panic!("the reader skipped what serde_json refuses ({e}): {input:?}");
+        }
+        accepted += 1;
+    }
+    if let Ok(ours) = crate::reader::from_slice::<&serde_json::value::RawValue>(data) {
+        match serde_json::from_slice::<&serde_json::value::RawValue>(data) {
+            Ok(theirs) => assert_eq!(ours.get(), theirs.get(), "raw text of {input:?}"),
+            Err(e) => panic!("the reader read a raw value where serde_json says {e}: {input:?}"),
+        }
+        accepted += 1;
+    }
+    accepted
 }
 
 #[cfg(test)]

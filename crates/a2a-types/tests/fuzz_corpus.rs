@@ -1,25 +1,63 @@
-//! Replays the committed fuzz seed corpus (`fuzz/corpus/types_decode/`)
-//! through the fuzz harness on the stable toolchain.
+//! Replays the committed fuzz seed corpora (`fuzz/corpus/types_decode/`,
+//! `fuzz/corpus/reader_differential/`) through the fuzz harnesses on the
+//! stable toolchain.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use a2a_types::testing::fuzz_decode;
+use a2a_types::testing::{fuzz_decode, fuzz_reader};
+
+/// The seeds of `fuzz/corpus/<target>/`, without dot files.
+fn seeds(target: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/corpus")
+        .join(target);
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            !path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    out.sort();
+    out
+}
 
 #[test]
 fn every_seed_of_the_fuzz_corpus_replays_without_panicking() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus/types_decode");
-    let mut seen = 0;
-    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let path = entry.unwrap().path();
-        if path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        {
-            continue;
-        }
-        let bytes = std::fs::read(&path).unwrap();
-        fuzz_decode(&bytes);
-        seen += 1;
+    let seeds = seeds("types_decode");
+    for path in &seeds {
+        fuzz_decode(&std::fs::read(path).unwrap());
     }
-    assert!(seen >= 36, "only {seen} seeds in {}", dir.display());
+    assert!(seeds.len() >= 36, "only {} seeds", seeds.len());
+}
+
+/// The reader's differential harness over its own seeds and the decoding
+/// seeds: it panics if the reader accepts anything serde_json reads
+/// otherwise. Most seeds are valid JSON, which it must also accept.
+#[test]
+fn every_seed_of_the_reader_corpus_keeps_the_one_sided_guarantee() {
+    let mut accepted = 0;
+    let mut json = 0;
+    for target in ["reader_differential", "types_decode"] {
+        for path in seeds(target) {
+            let bytes = std::fs::read(&path).unwrap();
+            accepted += fuzz_reader(&bytes);
+            if serde_json::from_slice::<serde_json::Value>(&bytes).is_ok() {
+                assert!(
+                    a2a_types::reader::from_slice::<serde_json::Value>(&bytes).is_ok(),
+                    "declined {}",
+                    path.display()
+                );
+                json += 1;
+            }
+        }
+    }
+    let own = seeds("reader_differential").len();
+    assert!(own >= 30, "only {own} reader_differential seeds");
+    assert!(
+        json >= 70 && accepted > json,
+        "{accepted} readings of {json} JSON seeds"
+    );
 }
