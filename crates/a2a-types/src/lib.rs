@@ -124,6 +124,7 @@ mod security;
 mod task;
 mod timestamp;
 mod validate;
+pub mod writer;
 
 #[doc(hidden)]
 pub mod testing;
@@ -161,3 +162,4 @@ pub use security::{
 pub use task::{InvalidTransition, Task, TaskState, TaskStatus};
 pub use timestamp::{Timestamp, TimestampError};
 pub use validate::{FieldPath, FieldViolation, Validate};
+pub use writer::{to_vec, to_writer};
