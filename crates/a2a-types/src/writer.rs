@@ -1057,6 +1057,19 @@ mod tests {
         let raw = serde_json::value::RawValue::from_string(r#"{"x": [1, 2]}"#.into()).unwrap();
         assert_eq!(same(&raw), br#"{"x": [1, 2]}"#);
         same(&json!({"n": serde_json::Number::from_f64(1e-10).unwrap()}));
+
+        // serde_json::Number's form under `arbitrary_precision`, built by
+        // hand so the test runs whatever the features.
+        struct Precise(&'static str);
+        impl Serialize for Precise {
+            fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use ser::SerializeStruct;
+                let mut st = s.serialize_struct(NUMBER_TOKEN, 1)?;
+                st.serialize_field(NUMBER_TOKEN, self.0)?;
+                st.end()
+            }
+        }
+        assert_eq!(to_vec(&[Precise("1.50"), Precise("-0")]).unwrap(), b"[1.50,-0]");
     }
 
     #[test]
