@@ -1069,7 +1069,10 @@ mod tests {
                 st.end()
             }
         }
-        assert_eq!(to_vec(&[Precise("1.50"), Precise("-0")]).unwrap(), b"[1.50,-0]");
+        assert_eq!(
+            to_vec(&[Precise("1.50"), Precise("-0")]).unwrap(),
+            b"[1.50,-0]"
+        );
     }
 
     #[test]
