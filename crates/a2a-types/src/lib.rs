@@ -126,6 +126,7 @@ mod security;
 mod task;
 mod timestamp;
 mod validate;
+pub mod writer;
 
 #[doc(hidden)]
 pub mod testing;
@@ -163,3 +164,4 @@ pub use security::{
 pub use task::{InvalidTransition, Task, TaskState, TaskStatus};
 pub use timestamp::{Timestamp, TimestampError};
 pub use validate::{FieldPath, FieldViolation, Validate};
+pub use writer::{to_vec, to_writer};

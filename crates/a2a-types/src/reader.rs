@@ -406,7 +406,7 @@ impl<'de> Reader<'de> {
 /// (keys, ids, enum names) end within the first word or two; longer text
 /// is checked 64 bytes per branch.
 #[inline]
-fn scan(input: &[u8], from: usize) -> usize {
+pub(crate) fn scan(input: &[u8], from: usize) -> usize {
     let mut i = from;
     for _ in 0..2 {
         let Some(word) = input.get(i..).and_then(<[u8]>::first_chunk::<8>) else {

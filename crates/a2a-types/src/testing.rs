@@ -7,6 +7,7 @@
 //!   `optional` fields unset, set to their default and set to a value.
 //! - [`corpus`]: `TYPE<TAB>JSON` documents for the wire oracle.
 //! - [`reencode`] / [`check_roundtrip`]: decode and encode by type name.
+//! - [`check_writer`]: the crate's writer against `serde_json`, by type name.
 //! - [`fuzz_decode`]: the fuzz harness.
 //! - [`reader_check`] / [`reader_agrees`] / [`fuzz_reader`]: the fast
 //!   [`reader`](crate::reader) against `serde_json`, its referee.
@@ -813,12 +814,50 @@ impl Generate for ListTaskPushNotificationConfigsResponse {
     }
 }
 
-/// Encodes a value as compact JSON; the crate's types always encode.
+/// Encodes a value as compact JSON with the crate's writer; the crate's
+/// types always encode.
 pub fn encode<T: Serialize>(value: &T) -> String {
-    match serde_json::to_string(value) {
-        Ok(json) => json,
+    let bytes = match crate::writer::to_vec(value) {
+        Ok(bytes) => bytes,
         Err(e) => panic!("encoding cannot fail for this crate's types: {e}"),
+    };
+    match String::from_utf8(bytes) {
+        Ok(json) => json,
+        Err(e) => panic!("the writer wrote invalid UTF-8: {e}"),
     }
+}
+
+/// Decodes `json` as the type named `type_name` and as a
+/// `serde_json::Value`, and checks that the crate's writer encodes both to
+/// exactly the bytes `serde_json` does.
+pub fn check_writer(type_name: &str, json: &str) -> Result<(), String> {
+    fn same<T: Serialize + ?Sized>(what: &str, value: &T) -> Result<(), String> {
+        let ours = crate::writer::to_vec(value).map_err(|e| format!("{what}: {e}"))?;
+        let theirs = serde_json::to_vec(value).map_err(|e| format!("{what}: {e}"))?;
+        if ours == theirs {
+            return Ok(());
+        }
+        Err(format!(
+            "{what}: the writer differs from serde_json\nours:   {}\ntheirs: {}",
+            String::from_utf8_lossy(&ours),
+            String::from_utf8_lossy(&theirs)
+        ))
+    }
+    fn go<T: Serialize + DeserializeOwned>(json: &str) -> Result<(), String> {
+        let typed = from_str::<T>(json).map_err(|e| e.to_string())?;
+        same("typed", &typed)?;
+        let value: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        same("Value", &value)
+    }
+    macro_rules! arms {
+        ($($t:ident),+) => {
+            match type_name {
+                $(stringify!($t) => go::<$t>(json),)+
+                _ => Err(format!("unknown type {type_name:?}")),
+            }
+        };
+    }
+    with_message_types!(arms)
 }
 
 /// The JSON of a generated value of the type named `type_name`.
