@@ -402,22 +402,38 @@ impl<'de> Reader<'de> {
 /// The first index at or after `from` holding `"`, `\\` or a control
 /// character, or `input.len()`.
 ///
-/// Eight bytes at a time in a `u64` (portable, no `unsafe`): most strings
-/// (keys, ids, enum names) end within the first word or two; longer text
-/// is checked 64 bytes per branch.
+/// Eight bytes at a time in a `u64` (portable, no `unsafe`); the steps
+/// grow with the string so that short ones stop early and long ones take
+/// few branches.
 #[inline]
 pub(crate) fn scan(input: &[u8], from: usize) -> usize {
     let mut i = from;
-    for _ in 0..2 {
-        let Some(word) = input.get(i..).and_then(<[u8]>::first_chunk::<8>) else {
-            return scan_tail(input, i);
-        };
+    // Keys and enum names end in the first word.
+    if let Some(word) = input.get(i..).and_then(<[u8]>::first_chunk::<8>) {
         let hits = special_bytes(u64::from_le_bytes(*word));
         if hits != 0 {
             return i + first_hit(hits);
         }
         i += 8;
     }
+    // Ids and short text end in the next 64 bytes: four words per branch,
+    // their marks kept so the end is found without reading them again.
+    for _ in 0..2 {
+        let Some(block) = input.get(i..).and_then(<[u8]>::first_chunk::<32>) else {
+            break;
+        };
+        let marks = [
+            special_bytes(word_at(&block[..8])),
+            special_bytes(word_at(&block[8..16])),
+            special_bytes(word_at(&block[16..24])),
+            special_bytes(word_at(&block[24..])),
+        ];
+        if let Some(k) = marks.iter().position(|&m| m != 0) {
+            return i + 8 * k + first_hit(marks[k]);
+        }
+        i += 32;
+    }
+    // Long text: 64 bytes per branch, then the word that ends it.
     while let Some(block) = input.get(i..).and_then(<[u8]>::first_chunk::<64>) {
         let mut any = 0;
         for word in block.chunks_exact(8) {
