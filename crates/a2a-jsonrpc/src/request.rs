@@ -98,7 +98,7 @@ pub fn decode_request(input: &[u8], config: &DecodeConfig) -> Result<Request, Er
         typed: Some(&mut params),
     };
     match a2a_types::reader::from_slice_seed(input, envelope) {
-        Ok(envelope) => envelope.into_request(params),
+        Ok(envelope) => envelope.into_request(&mut params),
         Err(_) => decode_declined(input, config),
     }
 }
@@ -117,7 +117,7 @@ fn decode_declined(input: &[u8], config: &DecodeConfig) -> Result<Request, Error
     .deserialize(&mut de)
     .and_then(|p| de.end().map(|()| p));
     match parsed {
-        Ok(envelope) => envelope.into_request(params),
+        Ok(envelope) => envelope.into_request(&mut params),
         Err(_) => Err(explain_failure(input, config)),
     }
 }
@@ -152,7 +152,9 @@ enum Params<'de> {
 impl<'de> Envelope<'de> {
     /// Checks the envelope (spec order: request object, method, params) and
     /// finishes decoding the params if they were held raw.
-    fn into_request(self, typed: Option<A2aRequest>) -> Result<Request, ErrorResponse> {
+    /// The params are left in `params` until the request is built: each
+    /// move of a request is a copy of hundreds of bytes.
+    fn into_request(self, params: &mut Option<A2aRequest>) -> Result<Request, ErrorResponse> {
         let id = match self.id {
             None => None,
             Some(raw) => match Id::from_raw(raw) {
@@ -208,19 +210,13 @@ impl<'de> Envelope<'de> {
                 ),
             ));
         };
-        let request = match (self.params, typed) {
-            (Params::Typed, Some(request)) => request,
-            (Params::Typed, None) => {
-                return Err(ErrorResponse::new(
-                    id,
-                    A2aError::internal("params were decoded but not kept"),
-                ))
-            }
-            (Params::Absent, _) => match ParamsSeed(op).deserialize(RawNull) {
-                Ok(r) => r,
+        match self.params {
+            Params::Typed => {}
+            Params::Absent => match ParamsSeed(op).deserialize(RawNull) {
+                Ok(r) => *params = Some(r),
                 Err(e) => return Err(ErrorResponse::new(id, A2aError::internal(e.to_string()))),
             },
-            (Params::Raw(raw), _) => {
+            Params::Raw(raw) => {
                 if raw.get().starts_with('[') {
                     return Err(invalid_params(
                         id,
@@ -232,10 +228,16 @@ impl<'de> Envelope<'de> {
                 }
                 let mut de = serde_json::Deserializer::from_str(raw.get());
                 match ParamsSeed(op).deserialize(&mut de) {
-                    Ok(r) => r,
+                    Ok(r) => *params = Some(r),
                     Err(e) => return Err(params_decode_error(id, op, raw.get().as_bytes(), e)),
                 }
             }
+        }
+        let Some(request) = params.take() else {
+            return Err(ErrorResponse::new(
+                id,
+                A2aError::internal("params were decoded but not kept"),
+            ));
         };
         let violations = request.validate();
         if !violations.is_empty() {
@@ -278,7 +280,7 @@ fn explain_failure(input: &[u8], config: &DecodeConfig) -> ErrorResponse {
     }
     .deserialize(&mut de);
     match raw {
-        Ok(envelope) => match envelope.into_request(None) {
+        Ok(envelope) => match envelope.into_request(&mut None) {
             Err(response) => response,
             // The typed pass failed but the raw one succeeded: the params
             // decoder must have been the cause; into_request re-decodes
