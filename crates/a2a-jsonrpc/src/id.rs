@@ -63,8 +63,8 @@ impl Id {
 
 /// Writes `s` as a JSON string literal.
 pub(crate) fn write_json_string(out: &mut Vec<u8>, s: &str) {
-    // serde_json's string escaping cannot fail when writing to a Vec.
-    let _ = serde_json::to_writer(&mut *out, s);
+    // Escaping a string into a Vec cannot fail.
+    let _ = a2a_types::writer::to_writer(out, s);
 }
 
 impl fmt::Display for Id {
