@@ -3,6 +3,7 @@
 //! are all generated.
 
 use std::fmt;
+use std::marker::PhantomData;
 
 use a2a_types::{
     AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
@@ -11,7 +12,7 @@ use a2a_types::{
     ListTasksRequest, ListTasksResponse, Operation, SendMessageRequest, SendMessageResponse,
     StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
 };
-use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer};
+use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
 /// `google.protobuf.Empty`: the result of `DeleteTaskPushNotificationConfig`.
@@ -152,6 +153,25 @@ macro_rules! method_table {
             }
         }
 
+        /// Decodes `params` for `op` from a deserializer straight into a
+        /// slot: returned through the layers above, a request of hundreds
+        /// of bytes would be copied at each.
+        pub(crate) struct ParamsInto<'a>(pub(crate) Operation, pub(crate) &'a mut Option<A2aRequest>);
+
+        impl<'de> DeserializeSeed<'de> for ParamsInto<'_> {
+            type Value = ();
+
+            fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+                match self.0 {
+                    $( Operation::$name => d.deserialize_option(SlotVisitor {
+                        slot: self.1,
+                        wrap: A2aRequest::$name,
+                        params: PhantomData::<$params>,
+                    }), )*
+                }
+            }
+        }
+
         /// Decodes `params` for `op` from its JSON text with the
         /// path-reporting decoder (the slow path, run only to explain a
         /// failure).
@@ -161,6 +181,41 @@ macro_rules! method_table {
             }
         }
     };
+}
+
+/// Reads one method's params into a slot; `null` is the empty params
+/// object.
+struct SlotVisitor<'a, T, W> {
+    slot: &'a mut Option<A2aRequest>,
+    /// The variant's constructor, as its own type so that it is inlined.
+    wrap: W,
+    params: PhantomData<T>,
+}
+
+impl<'de, T, W> Visitor<'de> for SlotVisitor<'_, T, W>
+where
+    T: Deserialize<'de> + Default,
+    W: FnOnce(T) -> A2aRequest,
+{
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a params object")
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
+        *self.slot = Some((self.wrap)(T::default()));
+        Ok(())
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        self.visit_none()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        *self.slot = Some((self.wrap)(T::deserialize(d)?));
+        Ok(())
+    }
 }
 
 method_table! {

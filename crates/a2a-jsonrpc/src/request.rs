@@ -7,7 +7,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visi
 use serde_json::value::RawValue;
 
 use crate::id::Id;
-use crate::method::{params_error_path, A2aRequest, MethodTable, ParamsSeed};
+use crate::method::{params_error_path, A2aRequest, MethodTable, ParamsInto, ParamsSeed};
 use crate::response::ErrorResponse;
 
 /// Limits and tables the request decoder works with.
@@ -518,7 +518,7 @@ impl<'de> Visitor<'de> for EnvelopeVisitor<'_> {
                 Key::Params => {
                     env.params = match (env.op, typed.as_deref_mut()) {
                         (Some(op), Some(slot)) => {
-                            *slot = Some(map.next_value_seed(ParamsSeed(op))?);
+                            map.next_value_seed(ParamsInto(op, slot))?;
                             Params::Typed
                         }
                         _ => Params::Raw(map.next_value()?),
