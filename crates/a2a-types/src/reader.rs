@@ -1,9 +1,9 @@
 //! A strict JSON reader that drives `serde` visitors: the fast path of
 //! [`from_slice`](crate::from_slice).
 //!
-//! It reads exactly the documents `serde_json` reads and hands visitors
-//! the same calls, so every `Deserialize` impl (the crate's own, derived
-//! ones, `serde_json::Value`) builds the same value. It is faster on this
+//! It reads the documents `serde_json` reads, less a few rare forms, and
+//! hands visitors the same calls, so every `Deserialize` impl (the crate's
+//! own, derived ones, `serde_json::Value`) builds the same value. It is faster on this
 //! crate's traffic because it does less per string: one pass, a `u64` word
 //! at a time, finds the end of a string and whether it is all ASCII, which
 //! then needs no UTF-8 check (the crate's one `unsafe` block, in
