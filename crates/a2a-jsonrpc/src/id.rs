@@ -36,7 +36,7 @@ impl Id {
     /// A numeric id from its JSON text; `None` unless `text` is exactly one
     /// JSON number (RFC 8259 section 6 grammar).
     pub fn from_number_text(text: &str) -> Option<Id> {
-        is_json_number(text.as_bytes()).then(|| Id::Number(text.into()))
+        a2a_types::reader::is_number(text.as_bytes()).then(|| Id::Number(text.into()))
     }
 
     /// Reads an id from the raw JSON of the `id` member. `None` for
@@ -118,47 +118,6 @@ impl<'de> Deserialize<'de> for Id {
     }
 }
 
-/// True when `b` is exactly one JSON number.
-fn is_json_number(b: &[u8]) -> bool {
-    let mut i = 0;
-    if b.get(i) == Some(&b'-') {
-        i += 1;
-    }
-    match b.get(i) {
-        Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => {
-            while matches!(b.get(i), Some(b'0'..=b'9')) {
-                i += 1;
-            }
-        }
-        _ => return false,
-    }
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        let start = i;
-        while matches!(b.get(i), Some(b'0'..=b'9')) {
-            i += 1;
-        }
-        if i == start {
-            return false;
-        }
-    }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(b.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        let start = i;
-        while matches!(b.get(i), Some(b'0'..=b'9')) {
-            i += 1;
-        }
-        if i == start {
-            return false;
-        }
-    }
-    i == b.len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,12 +161,12 @@ mod tests {
     #[test]
     fn number_grammar() {
         for good in ["0", "-0", "10", "0.0", "1e5", "1E+5", "-1.5e-5"] {
-            assert!(is_json_number(good.as_bytes()), "{good}");
+            assert!(Id::from_number_text(good).is_some(), "{good}");
         }
         for bad in [
             "", "-", "01", "1.", ".5", "1e", "1e+", "+1", "1 ", "0x10", "NaN", "1.2.3",
         ] {
-            assert!(!is_json_number(bad.as_bytes()), "{bad}");
+            assert!(Id::from_number_text(bad).is_none(), "{bad}");
         }
     }
 }

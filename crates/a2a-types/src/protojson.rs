@@ -227,46 +227,6 @@ fn integral_f64_to_i32(v: f64) -> Result<i32, String> {
     }
 }
 
-/// Whether `s` follows the JSON number grammar (leading zeros allowed, as
-/// protobuf's parsers allow them in quoted integers).
-fn is_json_number(s: &[u8]) -> bool {
-    let mut i = 0;
-    if s.first() == Some(&b'-') {
-        i += 1;
-    }
-    let int_start = i;
-    while s.get(i).is_some_and(u8::is_ascii_digit) {
-        i += 1;
-    }
-    if i == int_start {
-        return false;
-    }
-    if s.get(i) == Some(&b'.') {
-        i += 1;
-        let frac_start = i;
-        while s.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        if i == frac_start {
-            return false;
-        }
-    }
-    if matches!(s.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(s.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        let exp_start = i;
-        while s.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        if i == exp_start {
-            return false;
-        }
-    }
-    i == s.len()
-}
-
 /// The start of a rejected input value, for error messages: long values
 /// are cut (at a character boundary) so that an error never carries a
 /// copy of a large input.
@@ -288,7 +248,8 @@ impl fmt::Display for Preview<'_> {
 
 /// Parses the text of an int32 (quoted or an arbitrary-precision number).
 fn parse_int32_text(s: &str) -> Result<i32, String> {
-    if !is_json_number(s.as_bytes()) {
+    // The JSON number grammar, leading zeros allowed.
+    if crate::reader::number_end(s.as_bytes(), 0, true) != Some(s.len()) {
         return Err(format!("{} is not a number", Preview(s)));
     }
     if s.bytes().all(|c| c.is_ascii_digit() || c == b'-') {

@@ -159,36 +159,9 @@ impl<'de> Reader<'de> {
     /// Consumes one number (RFC 8259 section 6) and returns its text.
     fn number(&mut self) -> Result<&'de [u8]> {
         let start = self.pos;
-        let input = self.input;
-        let mut i = start;
-        if input.get(i) == Some(&b'-') {
-            i += 1;
-        }
-        match input.get(i) {
-            Some(b'0') => i += 1,
-            Some(b'1'..=b'9') => i = digits(input, i + 1),
-            _ => return Err(Declined),
-        }
-        if input.get(i) == Some(&b'.') {
-            let end = digits(input, i + 1);
-            if end == i + 1 {
-                return Err(Declined);
-            }
-            i = end;
-        }
-        if matches!(input.get(i), Some(b'e' | b'E')) {
-            i += 1;
-            if matches!(input.get(i), Some(b'+' | b'-')) {
-                i += 1;
-            }
-            let end = digits(input, i);
-            if end == i {
-                return Err(Declined);
-            }
-            i = end;
-        }
-        self.pos = i;
-        Ok(&input[start..i])
+        let end = number_end(self.input, start, false).ok_or(Declined)?;
+        self.pos = end;
+        Ok(&self.input[start..end])
     }
 
     /// Reads a string's content after its opening quote, consuming the
@@ -204,18 +177,15 @@ impl<'de> Reader<'de> {
                 self.pos = end + 1;
                 Ok(Text::Borrowed(&input[start..end]))
             }
-            Some(b'\\') => self.string_escaped(start, end),
+            Some(b'\\') => self.string_escaped(start, end).map(Text::Copied),
             _ => Err(Declined),
         }
     }
 
-    /// The rest of a string that has an escape at `escape`.
+    /// The rest of a string that has an escape at `escape`, decoded into
+    /// the scratch buffer.
     #[cold]
-    fn string_escaped<'s>(
-        &'s mut self,
-        start: usize,
-        mut escape: usize,
-    ) -> Result<Text<'de, 's, [u8]>> {
+    fn string_escaped(&mut self, start: usize, mut escape: usize) -> Result<&[u8]> {
         let input = self.input;
         self.scratch.clear();
         self.scratch.extend_from_slice(&input[start..escape]);
@@ -269,7 +239,7 @@ impl<'de> Reader<'de> {
             match input.get(end) {
                 Some(b'"') => {
                     self.pos = end + 1;
-                    return Ok(Text::Copied(&self.scratch));
+                    return Ok(&self.scratch);
                 }
                 Some(b'\\') => escape = end,
                 _ => return Err(Declined),
@@ -293,12 +263,12 @@ impl<'de> Reader<'de> {
                     std::str::from_utf8(bytes).map_err(|_| Declined)?
                 }))
             }
-            Some(b'\\') => match self.string_escaped(start, end)? {
-                Text::Copied(b) => Ok(Text::Copied(std::str::from_utf8(b).map_err(|_| Declined)?)),
-                Text::Borrowed(b) => Ok(Text::Borrowed(
-                    std::str::from_utf8(b).map_err(|_| Declined)?,
-                )),
-            },
+            Some(b'\\') => {
+                let bytes = self.string_escaped(start, end)?;
+                Ok(Text::Copied(
+                    std::str::from_utf8(bytes).map_err(|_| Declined)?,
+                ))
+            }
             _ => Err(Declined),
         }
     }
@@ -542,6 +512,53 @@ fn first_hit(hits: u64) -> usize {
 #[inline]
 fn is_special(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20
+}
+
+/// Whether `text` is exactly one JSON number (RFC 8259 section 6).
+///
+/// ```
+/// use a2a_types::reader::is_number;
+///
+/// assert!(is_number(b"-1.5e3"));
+/// assert!(!is_number(b"01"));
+/// ```
+pub fn is_number(text: &[u8]) -> bool {
+    number_end(text, 0, false) == Some(text.len())
+}
+
+/// Where the number starting at `start` ends (RFC 8259 section 6), or
+/// `None` if none starts there. With `leading_zeros`, the integer part may
+/// also be several digits starting with `0`, as protobuf's parsers accept
+/// in quoted integers.
+pub(crate) fn number_end(input: &[u8], start: usize, leading_zeros: bool) -> Option<usize> {
+    let mut i = start;
+    if input.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    i = match input.get(i) {
+        Some(b'0') if !leading_zeros => i + 1,
+        Some(b'0'..=b'9') => digits(input, i + 1),
+        _ => return None,
+    };
+    if input.get(i) == Some(&b'.') {
+        let end = digits(input, i + 1);
+        if end == i + 1 {
+            return None;
+        }
+        i = end;
+    }
+    if matches!(input.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(input.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let end = digits(input, i);
+        if end == i {
+            return None;
+        }
+        i = end;
+    }
+    Some(i)
 }
 
 fn digits(input: &[u8], mut i: usize) -> usize {
