@@ -167,34 +167,9 @@ impl<'de> Envelope<'de> {
                 }
             },
         };
-        let echo = id.clone().unwrap_or(Id::Null);
-        if let Some(name) = self.duplicate {
-            return Err(invalid_request(
-                echo,
-                &format!("duplicate member \"{name}\""),
-            ));
+        if let Err(why) = self.check_request_object() {
+            return Err(invalid_request(id.unwrap_or(Id::Null), &why));
         }
-        match self.version {
-            Some(Member::Valid) => {}
-            Some(Member::Raw(raw)) if raw.get() == "\"2.0\"" => {}
-            Some(Member::Raw(other)) => {
-                return Err(invalid_request(
-                    echo,
-                    &format!("\"jsonrpc\" must be \"2.0\", got {other}"),
-                ))
-            }
-            None => return Err(invalid_request(echo, "missing \"jsonrpc\": \"2.0\"")),
-        }
-        let Some(method) = self.method else {
-            return Err(invalid_request(echo, "missing \"method\""));
-        };
-        let name = match method {
-            Member::Valid => None,
-            Member::Raw(raw) => match method_name(raw) {
-                Some(name) => Some(name),
-                None => return Err(invalid_request(echo, "\"method\" must be a string")),
-            },
-        };
         let Some(id) = id else {
             return Err(invalid_request(
                 Id::Null,
@@ -202,11 +177,15 @@ impl<'de> Envelope<'de> {
             ));
         };
         let Some(op) = self.op else {
+            let name = match self.method {
+                Some(Member::Raw(raw)) => method_name(raw).unwrap_or_default(),
+                _ => Default::default(),
+            };
             return Err(ErrorResponse::new(
                 id,
                 A2aError::new(
                     ErrorKind::MethodNotFound,
-                    format!("Method not found: {}", name.as_deref().unwrap_or_default()),
+                    format!("Method not found: {name}"),
                 ),
             ));
         };
@@ -233,17 +212,49 @@ impl<'de> Envelope<'de> {
                 }
             }
         }
-        let Some(request) = params.take() else {
-            return Err(ErrorResponse::new(
-                id,
-                A2aError::internal("params were decoded but not kept"),
-            ));
+        // Validated where it lies, then moved once, into the result.
+        let violations = match params {
+            Some(request) => request.validate(),
+            None => {
+                return Err(ErrorResponse::new(
+                    id,
+                    A2aError::internal("params were decoded but not kept"),
+                ))
+            }
         };
-        let violations = request.validate();
         if !violations.is_empty() {
             return Err(invalid_params(id, violations));
         }
-        Ok(Request { id, request })
+        match params.take() {
+            Some(request) => Ok(Request { id, request }),
+            None => Err(ErrorResponse::new(
+                id,
+                A2aError::internal("params were decoded but not kept"),
+            )),
+        }
+    }
+
+    /// The `-32600` checks (JSON-RPC 2.0 section 4): one member per name,
+    /// `"jsonrpc": "2.0"`, a string `method`. The reason, if one fails.
+    fn check_request_object(&self) -> Result<(), String> {
+        if let Some(name) = self.duplicate {
+            return Err(format!("duplicate member \"{name}\""));
+        }
+        match self.version {
+            Some(Member::Valid) => {}
+            Some(Member::Raw(raw)) if raw.get() == "\"2.0\"" => {}
+            Some(Member::Raw(other)) => {
+                return Err(format!("\"jsonrpc\" must be \"2.0\", got {other}"))
+            }
+            None => return Err("missing \"jsonrpc\": \"2.0\"".to_owned()),
+        }
+        match self.method {
+            None => Err("missing \"method\"".to_owned()),
+            Some(Member::Raw(raw)) if method_name(raw).is_none() => {
+                Err("\"method\" must be a string".to_owned())
+            }
+            Some(_) => Ok(()),
+        }
     }
 }
 
