@@ -17,15 +17,15 @@ pub enum Id {
     /// `null`: what an error response carries when the id could not be read.
     Null,
     /// A JSON number, as its exact source text.
-    Number(Box<str>),
+    Number(NumberText),
     /// A JSON string.
     String(String),
 }
 
 impl Id {
-    /// A numeric id.
-    pub fn number(n: i64) -> Id {
-        Id::Number(n.to_string().into_boxed_str())
+    /// A numeric id from any integer type up to 64 bits.
+    pub fn number(n: impl Into<i128>) -> Id {
+        Id::Number(NumberText::from_json(&n.into().to_string()))
     }
 
     /// A string id.
@@ -36,7 +36,8 @@ impl Id {
     /// A numeric id from its JSON text; `None` unless `text` is exactly one
     /// JSON number (RFC 8259 section 6 grammar).
     pub fn from_number_text(text: &str) -> Option<Id> {
-        a2a_types::reader::is_number(text.as_bytes()).then(|| Id::Number(text.into()))
+        a2a_types::reader::is_number(text.as_bytes())
+            .then(|| Id::Number(NumberText::from_json(text)))
     }
 
     /// Reads an id from the raw JSON of the `id` member. `None` for
@@ -46,7 +47,9 @@ impl Id {
         match text.as_bytes().first()? {
             b'"' => serde_json::from_str::<String>(text).ok().map(Id::String),
             b'n' => Some(Id::Null),
-            b'-' | b'0'..=b'9' => Id::from_number_text(text),
+            // Raw text is one JSON value (serde_json's and the reader's
+            // guarantee), so what starts like a number is one.
+            b'-' | b'0'..=b'9' => Some(Id::Number(NumberText::from_json(text))),
             _ => None,
         }
     }
@@ -55,9 +58,77 @@ impl Id {
     pub(crate) fn write_json(&self, out: &mut Vec<u8>) {
         match self {
             Id::Null => out.extend_from_slice(b"null"),
-            Id::Number(n) => out.extend_from_slice(n.as_bytes()),
+            Id::Number(n) => out.extend_from_slice(n.as_str().as_bytes()),
             Id::String(s) => write_json_string(out, s),
         }
+    }
+}
+
+/// The exact text of a numeric id (a JSON number, RFC 8259 section 6).
+///
+/// Texts of up to 22 bytes, which covers every id the SDKs generate, are
+/// held inline, so reading a request's id does not allocate; longer ones
+/// (`1e400`, a 30-digit counter) on the heap.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct NumberText(NumberRepr);
+
+/// Inline when short. A text is always stored the one way its length
+/// calls for, so the derived equality compares texts.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum NumberRepr {
+    Inline { len: u8, bytes: [u8; INLINE] },
+    Heap(Box<str>),
+}
+
+/// The longest number text held inline.
+const INLINE: usize = 22;
+
+impl NumberText {
+    /// Wraps `text`, which the caller has seen to be one JSON number.
+    fn from_json(text: &str) -> NumberText {
+        let mut bytes = [0; INLINE];
+        match bytes.get_mut(..text.len()) {
+            Some(head) => {
+                head.copy_from_slice(text.as_bytes());
+                NumberText(NumberRepr::Inline {
+                    len: text.len() as u8,
+                    bytes,
+                })
+            }
+            None => NumberText(NumberRepr::Heap(text.into())),
+        }
+    }
+
+    /// The number's text, as received.
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            // A JSON number is ASCII, so this cannot fail; `""` keeps the
+            // function total without an unchecked conversion.
+            NumberRepr::Inline { len, bytes } => {
+                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
+            }
+            NumberRepr::Heap(text) => text,
+        }
+    }
+}
+
+impl std::ops::Deref for NumberText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Debug for NumberText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for NumberText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -71,7 +142,7 @@ impl fmt::Display for Id {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Id::Null => f.write_str("null"),
-            Id::Number(n) => f.write_str(n),
+            Id::Number(n) => f.write_str(n.as_str()),
             Id::String(s) => write!(f, "{s:?}"),
         }
     }
@@ -79,6 +150,12 @@ impl fmt::Display for Id {
 
 impl From<i64> for Id {
     fn from(n: i64) -> Id {
+        Id::number(n)
+    }
+}
+
+impl From<u64> for Id {
+    fn from(n: u64) -> Id {
         Id::number(n)
     }
 }
@@ -100,7 +177,7 @@ impl Serialize for Id {
         match self {
             Id::Null => s.serialize_unit(),
             Id::String(v) => s.serialize_str(v),
-            Id::Number(n) => match RawValue::from_string(n.to_string()) {
+            Id::Number(n) => match RawValue::from_string(n.as_str().to_owned()) {
                 Ok(raw) => raw.serialize(s),
                 Err(e) => Err(serde::ser::Error::custom(e)),
             },
@@ -132,9 +209,17 @@ mod tests {
             "-9223372036854775809",
             "1e400",
             "2.5E-3",
+            // Either side of the inline limit, and far beyond it.
+            "1234567890123456789012",
+            "12345678901234567890123",
+            "-1.000000000000000000000000000001e-400",
         ] {
             let id: Id = serde_json::from_str(text).unwrap();
-            assert_eq!(id, Id::Number(text.into()));
+            assert_eq!(id, Id::from_number_text(text).unwrap());
+            let Id::Number(n) = &id else {
+                panic!("{text} read as {id:?}")
+            };
+            assert_eq!(n.as_str(), text);
             assert_eq!(serde_json::to_string(&id).unwrap(), text);
             let mut out = Vec::new();
             id.write_json(&mut out);

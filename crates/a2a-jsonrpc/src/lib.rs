@@ -39,7 +39,7 @@ mod request;
 mod response;
 mod validation;
 
-pub use id::Id;
+pub use id::{Id, NumberText};
 pub use method::{methods, A2aRequest, Empty, Method, MethodTable};
 
 #[doc(hidden)]

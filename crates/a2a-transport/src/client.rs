@@ -361,7 +361,7 @@ impl<C: HttpClient> HttpTransport<C> {
         let (method, uri, body, id) = match self.binding {
             Binding::JsonRpc => {
                 let n = self.next_id.fetch_add(1, Ordering::Relaxed);
-                let id = Id::Number(n.to_string().into_boxed_str());
+                let id = Id::number(n);
                 let body = a2a_jsonrpc::encode_request(&id, &request);
                 (HttpMethod::POST, self.url.clone(), Some(body), id)
             }
