@@ -380,9 +380,15 @@ impl<'de> Reader<'de> {
 
     /// Skips one value and returns its text, which must be UTF-8.
     fn raw_value(&mut self) -> Result<&'de str> {
-        self.peek().ok_or(Declined)?;
+        let first = self.peek().ok_or(Declined)?;
         let start = self.pos;
-        self.skip_value()?;
+        // A number (a JSON-RPC id, typically) is one token: no need for the
+        // container walk of `skip_value`.
+        if matches!(first, b'-' | b'0'..=b'9') {
+            self.number()?;
+        } else {
+            self.skip_value()?;
+        }
         std::str::from_utf8(&self.input[start..self.pos]).map_err(|_| Declined)
     }
 }

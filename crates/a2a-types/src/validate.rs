@@ -248,16 +248,21 @@ fn optional<T: Validate>(
 
 /// A REQUIRED message held by value: reported once when it is the default
 /// message, checked field by field otherwise.
+///
+/// The default of every message passed here lacks a REQUIRED field of its
+/// own (`tests/validate.rs` checks it), so only a message with violations can be
+/// the default one: a valid message is never compared with it.
 fn required_message<T: Validate + Default + PartialEq>(
     out: &mut Vec<FieldViolation>,
     at: &FieldPath<'_>,
     name: &str,
     value: &T,
 ) {
-    if *value == T::default() {
+    let before = out.len();
+    value.validate_at(&at.field(name), out);
+    if out.len() > before && *value == T::default() {
+        out.truncate(before);
         report(out, &at.field(name), MISSING);
-    } else {
-        value.validate_at(&at.field(name), out);
     }
 }
 

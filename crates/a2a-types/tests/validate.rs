@@ -175,6 +175,15 @@ fn an_absent_required_message_is_reported_once() {
     assert!(card.is_empty(), "{card:?}");
 }
 
+/// `required_message` compares a message with its default only when the
+/// message has violations: sound because each default has some.
+#[test]
+fn defaults_of_required_messages_held_by_value_are_invalid() {
+    assert!(Message::default().validate().is_err());
+    assert!(TaskStatus::default().validate().is_err());
+    assert!(Artifact::default().validate().is_err());
+}
+
 #[test]
 fn empty_strings_and_lists_are_missing_with_the_list_task_exceptions() {
     assert_eq!(fields::<GetTaskRequest>(json!({"id": ""})), ["id"]);
