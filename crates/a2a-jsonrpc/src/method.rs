@@ -213,8 +213,14 @@ where
     }
 
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        *self.slot = Some((self.wrap)(T::deserialize(d)?));
-        Ok(())
+        // Matched rather than `?`: one copy of the params, not two.
+        match T::deserialize(d) {
+            Ok(params) => {
+                *self.slot = Some((self.wrap)(params));
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
     }
 }
 
