@@ -178,7 +178,7 @@ impl<'de> Envelope<'de> {
         };
         let Some(op) = self.op else {
             let name = match self.method {
-                Some(Member::Raw(raw)) => method_name(raw).unwrap_or_default(),
+                Some(Member::Raw(raw)) => string_value(raw).unwrap_or_default(),
                 _ => Default::default(),
             };
             return Err(ErrorResponse::new(
@@ -242,7 +242,7 @@ impl<'de> Envelope<'de> {
         }
         match self.version {
             Some(Member::Valid) => {}
-            Some(Member::Raw(raw)) if raw.get() == "\"2.0\"" => {}
+            Some(Member::Raw(raw)) if string_value(raw).as_deref() == Some("2.0") => {}
             Some(Member::Raw(other)) => {
                 return Err(format!("\"jsonrpc\" must be \"2.0\", got {other}"))
             }
@@ -250,7 +250,7 @@ impl<'de> Envelope<'de> {
         }
         match self.method {
             None => Err("missing \"method\"".to_owned()),
-            Some(Member::Raw(raw)) if method_name(raw).is_none() => {
+            Some(Member::Raw(raw)) if string_value(raw).is_none() => {
                 Err("\"method\" must be a string".to_owned())
             }
             Some(_) => Ok(()),
@@ -306,10 +306,12 @@ fn explain_failure(input: &[u8], config: &DecodeConfig) -> ErrorResponse {
     }
 }
 
-fn method_name(raw: &RawValue) -> Option<std::borrow::Cow<'_, str>> {
+/// The string a raw member holds (escapes decoded), or `None` if it is
+/// not a string.
+fn string_value(raw: &RawValue) -> Option<std::borrow::Cow<'_, str>> {
     let text = raw.get();
     let inner = text.strip_prefix('"')?;
-    // A name without escapes (every real one) is the text between quotes.
+    // Without escapes (every real name) it is the text between quotes.
     if let Some(name) = inner.strip_suffix('"') {
         if !name.bytes().any(|b| b == b'\\' || b == b'"') {
             return Some(std::borrow::Cow::Borrowed(name));
@@ -433,6 +435,29 @@ impl<'de> de::Deserialize<'de> for Key {
     }
 }
 
+/// `"2.0"`, escaped or not: the one `jsonrpc` member the single pass
+/// accepts; anything else fails it.
+struct Version;
+
+impl<'de> de::Deserialize<'de> for Version {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Version, D::Error> {
+        struct VersionVisitor;
+        impl Visitor<'_> for VersionVisitor {
+            type Value = Version;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("\"2.0\"")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Version, E> {
+                match s {
+                    "2.0" => Ok(Version),
+                    _ => Err(E::custom("not version 2.0")),
+                }
+            }
+        }
+        d.deserialize_str(VersionVisitor)
+    }
+}
+
 /// Reads a method name (escaped or not) and looks it up; an unknown name
 /// fails the single pass.
 struct MethodSeed<'t>(&'t MethodTable);
@@ -509,9 +534,7 @@ impl<'de> Visitor<'de> for EnvelopeVisitor<'_> {
                 // and of a known method, borrowed; anything else fails it,
                 // and the raw pass reads the text to name the problem.
                 Key::Jsonrpc if typed.is_some() => {
-                    if map.next_value::<&'de str>()? != "2.0" {
-                        return Err(de::Error::custom("not version 2.0"));
-                    }
+                    map.next_value::<Version>()?;
                     env.version = Some(Member::Valid);
                 }
                 Key::Method if typed.is_some() => {
@@ -523,7 +546,7 @@ impl<'de> Visitor<'de> for EnvelopeVisitor<'_> {
                 Key::Id => env.id = Some(map.next_value()?),
                 Key::Method => {
                     let raw: &'de RawValue = map.next_value()?;
-                    env.op = method_name(raw).and_then(|n| methods.lookup(&n));
+                    env.op = string_value(raw).and_then(|n| methods.lookup(&n));
                     env.method = Some(Member::Raw(raw));
                 }
                 Key::Params => {

@@ -218,6 +218,19 @@ fn batches_are_rejected_with_one_error() {
         .contains("batch requests are not supported"));
 }
 
+/// A JSON string is its value, however it is escaped.
+#[test]
+fn escaped_version_and_method_are_their_values() {
+    let escaped = r#"{"jsonrpc":"2\u002e0","id":1,"method":"Get\u0054ask","params":{"id":"t"}}"#;
+    let request = decode(escaped).unwrap_or_else(|e| panic!("{:?}", e.error));
+    assert_eq!(request.operation(), Operation::GetTask);
+    // With the method unknown, the error is the method's, not the version's.
+    let e = error_of(r#"{"jsonrpc":"2\u002e0","id":1,"method":"Nope"}"#);
+    assert_eq!(e.error.code(), ErrorCode::METHOD_NOT_FOUND);
+    let e = error_of(r#"{"jsonrpc":"2\u002e1","id":1,"method":"GetTask"}"#);
+    assert_eq!(e.error.code(), ErrorCode::INVALID_REQUEST);
+}
+
 #[test]
 fn unknown_method_is_32601_with_id() {
     for name in ["Nope", "message/send", "sendMessage", "getTask", ""] {
