@@ -215,22 +215,14 @@ impl<'de> Envelope<'de> {
         // Validated where it lies, then moved once, into the result.
         let violations = match params {
             Some(request) => request.validate(),
-            None => {
-                return Err(ErrorResponse::new(
-                    id,
-                    A2aError::internal("params were decoded but not kept"),
-                ))
-            }
+            None => return Err(params_lost(id)),
         };
         if !violations.is_empty() {
             return Err(invalid_params(id, violations));
         }
         match params.take() {
             Some(request) => Ok(Request { id, request }),
-            None => Err(ErrorResponse::new(
-                id,
-                A2aError::internal("params were decoded but not kept"),
-            )),
+            None => Err(params_lost(id)),
         }
     }
 
@@ -317,12 +309,15 @@ fn string_value(raw: &RawValue) -> Option<std::borrow::Cow<'_, str>> {
             return Some(std::borrow::Cow::Borrowed(name));
         }
     }
-    match serde_json::from_str::<&str>(text) {
-        Ok(s) => Some(std::borrow::Cow::Borrowed(s)),
-        Err(_) => serde_json::from_str::<String>(text)
-            .ok()
-            .map(std::borrow::Cow::Owned),
-    }
+    serde_json::from_str::<String>(text)
+        .ok()
+        .map(std::borrow::Cow::Owned)
+}
+
+/// A decoder bug, answered rather than panicked on: every branch above
+/// fills the params slot or returns.
+fn params_lost(id: Id) -> ErrorResponse {
+    ErrorResponse::new(id, A2aError::internal("params were decoded but not kept"))
 }
 
 fn invalid_request(id: Id, why: &str) -> ErrorResponse {
