@@ -11,7 +11,10 @@
 
 use std::time::Duration;
 
-use a2a_transport::{BoxFuture, HttpClient, HttpError, ResponseBody};
+use a2a_transport::{
+    client::{HttpError, ResponseBody},
+    BoxFuture, HttpClient,
+};
 use bytes::Bytes;
 use futures_util::StreamExt;
 use http_body_util::{BodyExt, Full};
@@ -23,7 +26,7 @@ use hyper_util::rt::TokioExecutor;
 ///
 /// ```no_run
 /// use a2a_examples::HyperClient;
-/// use a2a_transport::{discover, Preferences};
+/// use a2a_transport::{client::Preferences, discover};
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let agent = discover(HyperClient::new(), "http://127.0.0.1:8080", &Preferences::new()).await?;

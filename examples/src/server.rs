@@ -12,7 +12,9 @@ use std::io;
 use std::sync::Arc;
 
 use a2a_reference_agent::{AgentConfig, HttpPushSender, ReferenceAgent};
-use a2a_transport::{A2aServer, A2aService, Allowlist, Body, ConfigError, ServerConfig};
+use a2a_transport::{
+    server::ConfigError, webhook::Allowlist, A2aServer, A2aService, Body, ServerConfig,
+};
 use a2a_types::AgentInterface;
 use bytes::Bytes;
 use futures_util::StreamExt;

@@ -8,7 +8,9 @@ use std::time::Duration;
 use a2a_examples::server::{reference_agent, serve};
 use a2a_examples::{converse, HyperClient, Transcript};
 use a2a_transport::{
-    discover, Binding, CallContext, DiscoveryError, HttpClient, HttpError, Preferences,
+    client::HttpError,
+    client::{DiscoveryError, Preferences},
+    discover, Binding, CallContext, HttpClient,
 };
 use a2a_types::{StreamResponse, TaskState};
 use bytes::Bytes;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use a2a_transport::{check_webhook_url, A2aService, BoxFuture, CallContext, EventStream};
+use a2a_transport::{webhook::check_webhook_url, A2aService, BoxFuture, CallContext, EventStream};
 use a2a_types::{
     A2aError, AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, ErrorKind,
     FieldViolation, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest,

@@ -5,7 +5,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_transport::{A2aServer, Allowlist, BearerAuth, ServerConfig};
+use a2a_transport::{server::BearerAuth, webhook::Allowlist, A2aServer, ServerConfig};
 use a2a_types::AgentInterface;
 
 use crate::config::AgentConfig;

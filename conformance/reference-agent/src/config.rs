@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use a2a_transport::Allowlist;
+use a2a_transport::webhook::Allowlist;
 use a2a_types::AgentInterface;
 
 /// The configuration of a [`ReferenceAgent`](crate::ReferenceAgent).

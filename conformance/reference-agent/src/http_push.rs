@@ -7,7 +7,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_transport::{check_webhook_url, Allowlist, BoxFuture, WebhookHost};
+use a2a_transport::{
+    webhook::Allowlist,
+    webhook::{check_webhook_url, WebhookHost},
+    BoxFuture,
+};
 use bytes::Bytes;
 use http::{HeaderValue, Request, StatusCode, Uri};
 use http_body_util::Full;
@@ -25,7 +29,7 @@ pub type Resolver =
 ///
 /// For each notification it checks the URL again
 /// ([`check_webhook_url`]), resolves the host itself, and connects only
-/// to an address that [`WebhookTarget::check_connect_addr`](a2a_transport::WebhookTarget::check_connect_addr)
+/// to an address that [`WebhookTarget::check_connect_addr`](a2a_transport::webhook::WebhookTarget::check_connect_addr)
 /// admits (public, or allowlisted; IPv4-mapped IPv6 addresses are judged
 /// as the IPv4 address they carry); then it checks the peer address of
 /// the connected socket once more. A name that resolves, or is rebound,

@@ -140,7 +140,7 @@
 //!   POSTed as `application/a2a+json`, in order, with
 //!   `Authorization: <scheme> <credentials>` and
 //!   `X-A2A-Notification-Token: <token>`; retries follow [`PushPolicy`].
-//!   Webhook URLs are checked with [`a2a_transport::check_webhook_url`]
+//!   Webhook URLs are checked with [`a2a_transport::webhook::check_webhook_url`]
 //!   against [`AgentConfig::push_allowlist`] when a config is created
 //!   (`InvalidParamsError` naming `url`); the [`PushSender`] checks the
 //!   address it connects to.

@@ -24,8 +24,8 @@ pub const NOTIFICATION_TOKEN_HEADER: &str = "x-a2a-notification-token";
 ///
 /// An implementation that connects over the network must check the
 /// address it actually connects to, after DNS, with
-/// [`a2a_transport::check_socket_addr`] (or
-/// [`WebhookTarget::check_connect_addr`](a2a_transport::WebhookTarget::check_connect_addr)),
+/// [`a2a_transport::webhook::check_socket_addr`] (or
+/// [`WebhookTarget::check_connect_addr`](a2a_transport::webhook::WebhookTarget::check_connect_addr)),
 /// and refuse with [`PushError::Refused`]: the URL was checked when the
 /// config was created, but a name can resolve, or be rebound, anywhere.
 pub trait PushSender: Send + Sync + 'static {

@@ -12,7 +12,10 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use a2a_transport::{keep_alive_frame, A2aServer, A2aService, Body, FrameStream};
+use a2a_transport::{
+    server::{keep_alive_frame, FrameStream},
+    A2aServer, A2aService, Body,
+};
 use bytes::{Bytes, BytesMut};
 use futures_core::Stream;
 use http::{Request, Response, StatusCode};

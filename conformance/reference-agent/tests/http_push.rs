@@ -10,7 +10,7 @@ use std::time::Duration;
 use a2a_reference_agent::{
     AgentConfig, DeliveryOutcome, HttpPushSender, PushError, PushSender, ReferenceAgent, Resolver,
 };
-use a2a_transport::{A2aService, Allowlist};
+use a2a_transport::{webhook::Allowlist, A2aService};
 use a2a_types::{
     AuthenticationInfo, SendMessageConfiguration, SendMessageRequest, StreamResponse,
     TaskPushNotificationConfig,

@@ -9,7 +9,7 @@ use std::time::Duration;
 use a2a_reference_agent::{
     AgentConfig, DeliveryOutcome, PushError, PushSender, RecordingPushSender, ReferenceAgent,
 };
-use a2a_transport::{A2aService, Allowlist, BoxFuture};
+use a2a_transport::{webhook::Allowlist, A2aService, BoxFuture};
 use a2a_types::{
     AuthenticationInfo, DeleteTaskPushNotificationConfigRequest, ErrorKind,
     GetTaskPushNotificationConfigRequest, ListTaskPushNotificationConfigsRequest,

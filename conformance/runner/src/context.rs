@@ -221,7 +221,7 @@ impl<'a> Ctx<'a> {
 
     /// Whether the card requires authentication.
     pub fn requires_auth(&self) -> bool {
-        a2a_transport::security_required(self.card())
+        a2a_transport::server::security_required(self.card())
     }
 
     /// Checks that the agent follows the reference agent's message-text

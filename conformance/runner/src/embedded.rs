@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use a2a_reference_agent::serve::{serve, ServeOptions};
 use a2a_reference_agent::{AgentConfig, HttpPushSender, PushSender, ReferenceAgent};
 use a2a_transport::{
-    A2aServer, A2aService, Allowlist, BearerAuth, CardResolver, HttpClient, Principal, ServerConfig,
+    client::CardResolver, server::BearerAuth, webhook::Allowlist, A2aServer, A2aService,
+    HttpClient, Principal, ServerConfig,
 };
 use a2a_types::{AgentCard, AgentInterface};
 use tokio::sync::oneshot;

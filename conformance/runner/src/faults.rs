@@ -12,7 +12,8 @@ use std::task::{Context, Poll};
 
 use a2a_reference_agent::{PushError, PushSender};
 use a2a_transport::{
-    A2aService, BoxFuture, CallContext, EventStream, HttpClient, HttpError, Principal, ResponseBody,
+    client::{HttpError, ResponseBody},
+    A2aService, BoxFuture, CallContext, EventStream, HttpClient, Principal,
 };
 use a2a_types::{
     A2aError, AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, ErrorKind,
@@ -550,7 +551,7 @@ impl HttpClient for FaultyHttp {
                 }
                 _ => {}
             }
-            let is_card = request.uri().path() == a2a_transport::AGENT_CARD_PATH;
+            let is_card = request.uri().path() == a2a_transport::server::AGENT_CARD_PATH;
             let response = self.inner.send(request).await?;
             let (mut parts, body) = response.into_parts();
             let fault = self.fault;

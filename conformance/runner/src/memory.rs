@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use a2a_transport::{
-    A2aServer, A2aService, Body, BoxFuture, FrameStream, HttpClient, HttpError, ResponseBody,
+    client::{HttpError, ResponseBody},
+    server::FrameStream,
+    A2aServer, A2aService, Body, BoxFuture, HttpClient,
 };
 use bytes::Bytes;
 use futures_core::Stream;

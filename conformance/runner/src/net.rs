@@ -8,7 +8,10 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use a2a_transport::{BoxFuture, HttpClient, HttpError, ResponseBody};
+use a2a_transport::{
+    client::{HttpError, ResponseBody},
+    BoxFuture, HttpClient,
+};
 use bytes::Bytes;
 use futures_core::Stream;
 use http_body_util::{BodyExt, Full};

@@ -5,7 +5,7 @@
 use std::future::poll_fn;
 use std::pin::Pin;
 
-use a2a_transport::{ResponseBody, AGENT_CARD_PATH};
+use a2a_transport::{client::ResponseBody, server::AGENT_CARD_PATH};
 use bytes::{Bytes, BytesMut};
 use futures_core::Stream;
 use http::header::{HeaderName, HeaderValue, CONTENT_TYPE};
@@ -299,7 +299,9 @@ impl Req {
     }
 }
 
-async fn next_chunk(body: &mut ResponseBody) -> Option<Result<Bytes, a2a_transport::HttpError>> {
+async fn next_chunk(
+    body: &mut ResponseBody,
+) -> Option<Result<Bytes, a2a_transport::client::HttpError>> {
     poll_fn(|c| Pin::new(&mut *body).poll_next(c)).await
 }
 

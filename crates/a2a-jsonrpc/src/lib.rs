@@ -37,14 +37,14 @@ mod id;
 mod method;
 mod request;
 mod response;
-mod validation;
 
+pub use a2a_types::{A2aRequest, Empty};
 pub use id::{Id, NumberText};
-pub use method::{methods, A2aRequest, Empty, Method, MethodTable};
+pub use method::{decode_reply, methods, Method, MethodTable};
 
 #[doc(hidden)]
-pub use method::{generate_request, generate_result_json, GenerateResult};
-pub use request::{decode_request, DecodeConfig, Request, DEFAULT_MAX_REQUEST_SIZE};
+pub use method::{generate_request, generate_result_json};
+pub use request::{decode_request, peek_id, DecodeConfig, Request, DEFAULT_MAX_REQUEST_SIZE};
 pub use response::{
     decode_response, decode_response_as, encode_error, encode_request, encode_request_with,
     encode_result, ErrorResponse,

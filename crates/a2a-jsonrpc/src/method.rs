@@ -5,63 +5,16 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use a2a_types::{
-    AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
-    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
-    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
-    ListTasksRequest, ListTasksResponse, Operation, SendMessageRequest, SendMessageResponse,
-    StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
-};
+use a2a_types::{A2aRequest, Operation};
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, Visitor};
-use serde::{Deserialize, Serialize, Serializer};
-
-/// `google.protobuf.Empty`: the result of `DeleteTaskPushNotificationConfig`.
-///
-/// Written as `{}`; read from `{}` (unknown members ignored) or `null`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Empty;
-
-impl Serialize for Empty {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        s.serialize_map(Some(0))?.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for Empty {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct EmptyVisitor;
-        impl<'de> serde::de::Visitor<'de> for EmptyVisitor {
-            type Value = Empty;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an empty object or null")
-            }
-            fn visit_unit<E: serde::de::Error>(self) -> Result<Empty, E> {
-                Ok(Empty)
-            }
-            fn visit_none<E: serde::de::Error>(self) -> Result<Empty, E> {
-                Ok(Empty)
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Empty, A::Error> {
-                while map
-                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
-                    .is_some()
-                {}
-                Ok(Empty)
-            }
-        }
-        d.deserialize_any(EmptyVisitor)
-    }
-}
+use serde::{Deserialize, Serialize};
 
 /// One A2A method: its operation, params type and result type.
 ///
 /// Implemented by the marker types in [`methods`](crate::methods), so a
 /// client can decode a response knowing which method it answers:
-/// `decode_response::<methods::GetTask>(..)` yields a [`Task`].
+/// `decode_response::<methods::GetTask>(..)` yields a
+/// [`Task`](a2a_types::Task).
 pub trait Method {
     /// The operation (and so the method name, [`Operation::name`]).
     const OPERATION: Operation;
@@ -71,52 +24,63 @@ pub trait Method {
     type Result: Serialize + DeserializeOwned + fmt::Debug;
 }
 
+/// Decodes one unary operation's response into its reply.
+macro_rules! decode_reply_of {
+    (unary, $name:ident, $input:ident, $expected:ident) => {
+        crate::decode_response::<methods::$name>($input, $expected).map(a2a_types::Reply::$name)
+    };
+    (stream, $name:ident, $input:ident, $expected:ident) => {{
+        let _ = ($input, $expected);
+        Err(a2a_types::A2aError::new(
+            a2a_types::ErrorKind::InvalidAgentResponse,
+            concat!(stringify!($name), " answers a stream of responses, not one"),
+        ))
+    }};
+}
+
 macro_rules! method_table {
-    ($( $(#[$doc:meta])* $name:ident($params:ty) -> $result:ty; )*) => {
+    ($(
+        $name:ident {
+            method: $method:ident, section: $section:literal, answer: $answer:ident,
+            params: $params:ty,
+            result: $result:ty,
+            reply: $reply:ty,
+            item: $item:ty,
+            default: $default:ident,
+            fields: { $($json:literal => $field:ident),* $(,)? },
+        }
+    )*) => {
         /// Marker types, one per A2A method, implementing [`Method`].
         pub mod methods {
             use super::*;
             $(
-                $(#[$doc])*
+                #[doc = concat!("`", stringify!($name), "` (spec ", $section, "); its result type is the JSON-RPC `result`, each event's for a stream.")]
                 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
                 pub struct $name;
 
                 impl Method for $name {
                     const OPERATION: Operation = Operation::$name;
                     type Params = $params;
-                    type Result = $result;
+                    type Result = $item;
                 }
             )*
         }
 
-        /// A typed A2A request: one variant per method, holding its params.
-        #[derive(Debug, Clone, PartialEq)]
-        #[allow(clippy::large_enum_variant)]
-        pub enum A2aRequest {
-            $( $(#[$doc])* $name($params), )*
-        }
+        /// The v1.0 method names (spec 5.3): the proto RPC names.
+        const V1_ENTRIES: &[(&str, Operation)] = &[$((stringify!($name), Operation::$name)),*];
 
-        impl A2aRequest {
-            /// The operation this request invokes.
-            pub fn operation(&self) -> Operation {
-                match self {
-                    $( A2aRequest::$name(_) => Operation::$name, )*
-                }
-            }
-
-            /// Serializes the params object.
-            pub(crate) fn serialize_params<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                match self {
-                    $( A2aRequest::$name(p) => p.serialize(s), )*
-                }
-            }
-
-            /// Every REQUIRED field the params lack (spec 3.3.2: servers
-            /// MUST validate all input parameters).
-            pub fn validate(&self) -> Vec<a2a_types::FieldViolation> {
-                match self {
-                    $( A2aRequest::$name(p) => crate::validation::violations(p), )*
-                }
+        /// Decodes the response to a request of the unary operation `op`
+        /// with id `expected` into its [`Reply`](a2a_types::Reply), as
+        /// [`decode_response`](crate::decode_response) does for one method.
+        ///
+        /// # Errors
+        ///
+        /// The agent's error, or `InvalidAgentResponseError` for a body
+        /// that is not a response to the request; the same for a
+        /// streaming `op`, whose events are not one response.
+        pub fn decode_reply(op: Operation, input: &[u8], expected: &crate::Id) -> Result<a2a_types::Reply, a2a_types::A2aError> {
+            match op {
+                $( Operation::$name => decode_reply_of!($answer, $name, input, expected), )*
             }
         }
 
@@ -134,7 +98,7 @@ macro_rules! method_table {
         #[doc(hidden)]
         pub fn generate_result_json(op: Operation, g: &mut a2a_types::testing::Gen, id: &crate::Id) -> Vec<u8> {
             match op {
-                $( Operation::$name => crate::encode_result(id, &<$result as GenerateResult>::generate_result(g)), )*
+                $( Operation::$name => crate::encode_result(id, &<$item as a2a_types::testing::Generate>::generate(g)), )*
             }
         }
 
@@ -224,49 +188,7 @@ where
     }
 }
 
-method_table! {
-    /// `SendMessage` (spec 9.4.1).
-    SendMessage(SendMessageRequest) -> SendMessageResponse;
-    /// `SendStreamingMessage` (spec 9.4.2); each event is a [`StreamResponse`].
-    SendStreamingMessage(SendMessageRequest) -> StreamResponse;
-    /// `GetTask` (spec 9.4.3).
-    GetTask(GetTaskRequest) -> Task;
-    /// `ListTasks` (spec 9.4.4).
-    ListTasks(ListTasksRequest) -> ListTasksResponse;
-    /// `CancelTask` (spec 9.4.5).
-    CancelTask(CancelTaskRequest) -> Task;
-    /// `SubscribeToTask` (spec 9.4.6); each event is a [`StreamResponse`].
-    SubscribeToTask(SubscribeToTaskRequest) -> StreamResponse;
-    /// `CreateTaskPushNotificationConfig` (spec 9.4.7).
-    CreateTaskPushNotificationConfig(TaskPushNotificationConfig) -> TaskPushNotificationConfig;
-    /// `GetTaskPushNotificationConfig` (spec 9.4.7).
-    GetTaskPushNotificationConfig(GetTaskPushNotificationConfigRequest) -> TaskPushNotificationConfig;
-    /// `ListTaskPushNotificationConfigs` (spec 9.4.7).
-    ListTaskPushNotificationConfigs(ListTaskPushNotificationConfigsRequest) -> ListTaskPushNotificationConfigsResponse;
-    /// `DeleteTaskPushNotificationConfig` (spec 9.4.7); answers [`Empty`].
-    DeleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigRequest) -> Empty;
-    /// `GetExtendedAgentCard` (spec 9.4.8).
-    GetExtendedAgentCard(GetExtendedAgentCardRequest) -> AgentCard;
-}
-
-/// Result types the test generator can make (`Empty` has nothing to draw).
-#[doc(hidden)]
-pub trait GenerateResult {
-    /// A value drawn from `g`.
-    fn generate_result(g: &mut a2a_types::testing::Gen) -> Self;
-}
-
-impl<T: a2a_types::testing::Generate> GenerateResult for T {
-    fn generate_result(g: &mut a2a_types::testing::Gen) -> T {
-        T::generate(g)
-    }
-}
-
-impl GenerateResult for Empty {
-    fn generate_result(_: &mut a2a_types::testing::Gen) -> Empty {
-        Empty
-    }
-}
+a2a_types::operation_table!(method_table);
 
 /// A table from method names to operations. The decoder reads one of
 /// these, so a compatibility table (the 0.3 names such as `message/send`)
@@ -279,31 +201,7 @@ pub struct MethodTable {
 impl MethodTable {
     /// The A2A v1.0 method names (spec 5.3): the proto RPC names.
     pub const V1: MethodTable = MethodTable {
-        entries: &[
-            ("SendMessage", Operation::SendMessage),
-            ("SendStreamingMessage", Operation::SendStreamingMessage),
-            ("GetTask", Operation::GetTask),
-            ("ListTasks", Operation::ListTasks),
-            ("CancelTask", Operation::CancelTask),
-            ("SubscribeToTask", Operation::SubscribeToTask),
-            (
-                "CreateTaskPushNotificationConfig",
-                Operation::CreateTaskPushNotificationConfig,
-            ),
-            (
-                "GetTaskPushNotificationConfig",
-                Operation::GetTaskPushNotificationConfig,
-            ),
-            (
-                "ListTaskPushNotificationConfigs",
-                Operation::ListTaskPushNotificationConfigs,
-            ),
-            (
-                "DeleteTaskPushNotificationConfig",
-                Operation::DeleteTaskPushNotificationConfig,
-            ),
-            ("GetExtendedAgentCard", Operation::GetExtendedAgentCard),
-        ],
+        entries: V1_ENTRIES,
     };
 
     /// A table over `entries` (method name, operation).
@@ -343,16 +241,5 @@ mod tests {
         }
         assert_eq!(MethodTable::V1.lookup("message/send"), None);
         assert_eq!(MethodTable::V1.lookup("getTask"), None);
-    }
-
-    #[test]
-    fn empty_reads_object_or_null_and_writes_object() {
-        assert_eq!(serde_json::to_string(&Empty).unwrap(), "{}");
-        assert_eq!(serde_json::from_str::<Empty>("{}").unwrap(), Empty);
-        assert_eq!(serde_json::from_str::<Empty>("null").unwrap(), Empty);
-        assert_eq!(
-            serde_json::from_str::<Empty>(r#"{"x":[1]}"#).unwrap(),
-            Empty
-        );
     }
 }

@@ -7,8 +7,9 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visi
 use serde_json::value::RawValue;
 
 use crate::id::Id;
-use crate::method::{params_error_path, A2aRequest, MethodTable, ParamsInto, ParamsSeed};
+use crate::method::{params_error_path, MethodTable, ParamsInto, ParamsSeed};
 use crate::response::ErrorResponse;
+use a2a_types::A2aRequest;
 
 /// Limits and tables the request decoder works with.
 #[derive(Debug, Clone)]
@@ -19,6 +20,10 @@ pub struct DecodeConfig {
     pub max_request_size: usize,
     /// Method names the decoder accepts. Default: [`MethodTable::V1`].
     pub methods: MethodTable,
+    /// Whether [`decode_request`] checks REQUIRED params fields (`-32602`
+    /// with one violation each). Default true; a server whose pipeline
+    /// validates every request itself, whatever the binding, turns it off.
+    pub validate: bool,
 }
 
 /// Default for [`DecodeConfig::max_request_size`]: 16 MiB.
@@ -29,6 +34,7 @@ impl Default for DecodeConfig {
         DecodeConfig {
             max_request_size: DEFAULT_MAX_REQUEST_SIZE,
             methods: MethodTable::V1,
+            validate: true,
         }
     }
 }
@@ -98,8 +104,58 @@ pub fn decode_request(input: &[u8], config: &DecodeConfig) -> Result<Request, Er
         typed: Some(&mut params),
     };
     match a2a_types::reader::from_slice_seed(input, envelope) {
-        Ok(envelope) => envelope.into_request(&mut params),
+        Ok(envelope) => envelope.into_request(&mut params, config.validate),
         Err(_) => decode_declined(input, config),
+    }
+}
+
+/// The `id` of a request body, read without decoding anything else: the
+/// id a server echoes in an error it answers before decoding the request
+/// (authentication, version; spec 9.5), so that an anonymous caller cannot
+/// make it decode a large body.
+///
+/// The members before the first `id` are skipped, not decoded, and the
+/// rest of the body is not read. `Id::Null` when the body is not an object,
+/// when a syntax error comes before the `id`, when there is none, or when
+/// it is not a string, number or null. [`decode_request`] may still find
+/// the request invalid after an `id` this returned (a syntax error later in
+/// the body); its error then carries the id it decides on.
+///
+/// ```
+/// use a2a_jsonrpc::{peek_id, Id};
+///
+/// assert_eq!(peek_id(br#"{"jsonrpc":"2.0","id":"r-7","params":{"#), Id::String("r-7".into()));
+/// assert_eq!(peek_id(br#"{"params":{"a":[1,2]},"id":3}"#), Id::number(3));
+/// assert_eq!(peek_id(b"[1]"), Id::Null);
+/// ```
+pub fn peek_id(input: &[u8]) -> Id {
+    let mut found = None;
+    let mut de = serde_json::Deserializer::from_slice(input);
+    // The visitor stops at the id with an error, so the rest of the body is
+    // never read; the id travels out through `found`.
+    let _ = de::Deserializer::deserialize_map(&mut de, PeekId(&mut found));
+    found.unwrap_or(Id::Null)
+}
+
+struct PeekId<'a>(&'a mut Option<Id>);
+
+impl<'de> Visitor<'de> for PeekId<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a request object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<Key>()? {
+            if matches!(key, Key::Id) {
+                let raw: &RawValue = map.next_value()?;
+                *self.0 = Id::from_raw(raw);
+                return Err(de::Error::custom("id found"));
+            }
+            map.next_value::<IgnoredAny>()?;
+        }
+        Ok(())
     }
 }
 
@@ -117,7 +173,7 @@ fn decode_declined(input: &[u8], config: &DecodeConfig) -> Result<Request, Error
     .deserialize(&mut de)
     .and_then(|p| de.end().map(|()| p));
     match parsed {
-        Ok(envelope) => envelope.into_request(&mut params),
+        Ok(envelope) => envelope.into_request(&mut params, config.validate),
         Err(_) => Err(explain_failure(input, config)),
     }
 }
@@ -154,7 +210,11 @@ impl<'de> Envelope<'de> {
     /// finishes decoding the params if they were held raw.
     /// The params are left in `params` until the request is built: each
     /// move of a request is a copy of hundreds of bytes.
-    fn into_request(self, params: &mut Option<A2aRequest>) -> Result<Request, ErrorResponse> {
+    fn into_request(
+        self,
+        params: &mut Option<A2aRequest>,
+        validate: bool,
+    ) -> Result<Request, ErrorResponse> {
         let id = match self.id {
             None => None,
             Some(raw) => match Id::from_raw(raw) {
@@ -214,7 +274,8 @@ impl<'de> Envelope<'de> {
         }
         // Validated where it lies, then moved once, into the result.
         let violations = match params {
-            Some(request) => request.validate(),
+            Some(request) if validate => request.validate(),
+            Some(_) => Vec::new(),
             None => return Err(params_lost(id)),
         };
         if !violations.is_empty() {
@@ -283,7 +344,7 @@ fn explain_failure(input: &[u8], config: &DecodeConfig) -> ErrorResponse {
     }
     .deserialize(&mut de);
     match raw {
-        Ok(envelope) => match envelope.into_request(&mut None) {
+        Ok(envelope) => match envelope.into_request(&mut None, config.validate) {
             Err(response) => response,
             // The typed pass failed but the raw one succeeded: the params
             // decoder must have been the cause; into_request re-decodes

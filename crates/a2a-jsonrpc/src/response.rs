@@ -11,7 +11,8 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::id::Id;
-use crate::method::{A2aRequest, Method, MethodTable};
+use crate::method::{Method, MethodTable};
+use a2a_types::A2aRequest;
 
 /// An error response ready to send: the id to echo and the error.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,7 +84,7 @@ pub fn encode_request_with(id: &Id, request: &A2aRequest, table: &MethodTable) -
     crate::id::write_json_string(&mut out, name);
     out.extend_from_slice(br#","params":"#);
     let mut ser = a2a_types::writer::Serializer::new(&mut out);
-    if request.serialize_params(&mut ser).is_err() {
+    if request.serialize(&mut ser).is_err() {
         out.extend_from_slice(b"{}");
     }
     out.push(b'}');

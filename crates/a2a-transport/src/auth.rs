@@ -113,7 +113,7 @@ pub enum AuthOutcome {
 /// calling the authenticator.
 ///
 /// ```
-/// use a2a_transport::{AuthOutcome, AuthRequest, Authenticator, BoxFuture, Principal};
+/// use a2a_transport::{server::{AuthOutcome, Authenticator}, BoxFuture, Principal, server::AuthRequest};
 ///
 /// /// Callers named by a header that a trusted proxy sets.
 /// struct FromProxy;
@@ -224,7 +224,7 @@ fn authorization<'h>(headers: &'h HeaderMap, scheme: &str) -> Result<Option<&'h 
 /// whose tokens the host knows in advance.
 ///
 /// ```
-/// use a2a_transport::{AuthOutcome, AuthRequest, Authenticator, BearerAuth};
+/// use a2a_transport::{server::{AuthOutcome, BearerAuth}, server::{AuthRequest, Authenticator}};
 /// use http::{Extensions, HeaderMap, Method, Uri};
 ///
 /// let auth = BearerAuth::new("bearer").with_token("s3cret", "alice");
@@ -354,7 +354,7 @@ impl ApiKeyAuth {
     /// which must be an `apiKeySecurityScheme`.
     ///
     /// ```
-    /// use a2a_transport::ApiKeyAuth;
+    /// use a2a_transport::server::ApiKeyAuth;
     /// use a2a_types::{APIKeySecurityScheme, AgentCard};
     ///
     /// let mut card = AgentCard::default();
@@ -363,7 +363,7 @@ impl ApiKeyAuth {
     ///     APIKeySecurityScheme { location: "header".into(), name: "X-API-Key".into(), ..Default::default() }.into(),
     /// );
     /// let auth = ApiKeyAuth::from_card(&card, "key")?.with_key("k-123", "build-bot");
-    /// # Ok::<(), a2a_transport::AuthConfigError>(())
+    /// # Ok::<(), a2a_transport::server::AuthConfigError>(())
     /// ```
     ///
     /// # Errors
@@ -642,7 +642,7 @@ fn is_token(s: &str) -> bool {
 /// without duplicates, never empty.
 ///
 /// ```
-/// use a2a_transport::challenges;
+/// use a2a_transport::server::challenges;
 /// use a2a_types::{AgentCard, HTTPAuthSecurityScheme};
 ///
 /// let mut card = AgentCard::default();

@@ -162,7 +162,7 @@ impl Stream for Body {
 /// this crate never reads one.
 ///
 /// ```
-/// assert_eq!(&a2a_transport::keep_alive_frame()[..], b": keep-alive\n");
+/// assert_eq!(&a2a_transport::server::keep_alive_frame()[..], b": keep-alive\n");
 /// ```
 pub fn keep_alive_frame() -> Bytes {
     let mut encoder = a2a_sse::Encoder::with_capacity(16);

@@ -46,7 +46,7 @@ pub const DEFAULT_CARD_CACHE_CONTROL: &str = "public, max-age=300";
 /// `GET /.well-known/agent-card.json` (spec 8.2, 8.6).
 ///
 /// ```
-/// use a2a_transport::AgentCardResource;
+/// use a2a_transport::server::AgentCardResource;
 /// use a2a_types::AgentCard;
 /// use http::{HeaderMap, Method, StatusCode};
 ///
@@ -171,8 +171,8 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
 /// `"<FNV-1a 64, 16 hex digits>-<length in hex>"`.
 ///
 /// ```
-/// assert_eq!(a2a_transport::strong_etag(b""), "\"cbf29ce484222325-0\"");
-/// assert_eq!(a2a_transport::strong_etag(b"a"), "\"af63dc4c8601ec8c-1\"");
+/// assert_eq!(a2a_transport::server::strong_etag(b""), "\"cbf29ce484222325-0\"");
+/// assert_eq!(a2a_transport::server::strong_etag(b"a"), "\"af63dc4c8601ec8c-1\"");
 /// ```
 pub fn strong_etag(bytes: &[u8]) -> String {
     format!("\"{:016x}-{:x}\"", fnv1a64(bytes), bytes.len())

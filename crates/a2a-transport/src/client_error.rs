@@ -122,7 +122,7 @@ impl From<HttpError> for A2aError {
 /// error was answered with (joined with `", "`), if any.
 ///
 /// ```
-/// use a2a_transport::www_authenticate;
+/// use a2a_transport::client::www_authenticate;
 /// use a2a_types::{A2aError, ErrorKind};
 ///
 /// let err = A2aError::from_kind(ErrorKind::Unauthenticated)

@@ -51,12 +51,12 @@ use http::{HeaderMap, Method, StatusCode, Uri};
 
 use crate::binding::Binding;
 use crate::card::AGENT_CARD_PATH;
-use crate::client::{
+use crate::client_error::with_challenges;
+use crate::http_client::{read_body, HttpClient, ReadBody};
+use crate::http_transport::{
     invalid_response, is_json, media_type, parse_http_url, too_large, HttpTransport,
     InterfaceUrlError, SPOKEN_VERSIONS,
 };
-use crate::client_error::with_challenges;
-use crate::http_client::{read_body, HttpClient, ReadBody};
 use crate::media::APPLICATION_JSON;
 use crate::service::BoxFuture;
 use crate::version::{ProtocolVersion, A2A_VERSION};
@@ -165,7 +165,7 @@ pub fn select_interfaces<'c>(card: &'c AgentCard, prefs: &Preferences) -> Vec<&'
 /// the card offered.
 ///
 /// ```
-/// use a2a_transport::{select_interface, Binding, Preferences};
+/// use a2a_transport::{client::{select_interface, Preferences}, Binding};
 /// use a2a_types::{AgentCard, AgentInterface};
 ///
 /// let mut card = AgentCard::default();
@@ -180,7 +180,7 @@ pub fn select_interfaces<'c>(card: &'c AgentCard, prefs: &Preferences) -> Vec<&'
 ///
 /// let err = select_interface(&card, &Preferences::new().with_bindings([])).unwrap_err();
 /// assert!(err.to_string().contains("GRPC 1.0 at grpc.example:443"));
-/// # Ok::<(), a2a_transport::DiscoveryError>(())
+/// # Ok::<(), a2a_transport::client::DiscoveryError>(())
 /// ```
 pub fn select_interface<'c>(
     card: &'c AgentCard,
@@ -431,11 +431,11 @@ enum Fetched {
 /// (see the module documentation).
 ///
 /// ```
-/// use a2a_transport::CardResolver;
+/// use a2a_transport::client::CardResolver;
 ///
 /// let resolver = CardResolver::new("https://agent.example/")?;
 /// assert_eq!(resolver.url(), "https://agent.example/.well-known/agent-card.json");
-/// # Ok::<(), a2a_transport::InterfaceUrlError>(())
+/// # Ok::<(), a2a_transport::client::InterfaceUrlError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct CardResolver {

@@ -21,7 +21,7 @@
 use a2a_types::A2aError;
 use http::{HeaderMap, HeaderName, HeaderValue};
 
-use crate::QueryParams;
+use crate::query::QueryParams;
 
 /// The `A2A-Extensions` header (spec 14.2.2).
 pub const A2A_EXTENSIONS: HeaderName = HeaderName::from_static("a2a-extensions");
@@ -114,7 +114,7 @@ pub enum ExtensionsError {
 /// (spec 3.2.6). Borrows from the header values or query.
 ///
 /// ```
-/// use a2a_transport::{ExtensionLimits, RequestedExtensions, A2A_EXTENSIONS};
+/// use a2a_transport::{service_params::{ExtensionLimits, A2A_EXTENSIONS}, service_params::RequestedExtensions};
 /// use http::HeaderMap;
 ///
 /// let mut headers = HeaderMap::new();
@@ -268,12 +268,12 @@ fn check_uri(uri: &str) -> Result<(), ExtensionsError> {
 /// character or non-ASCII text is an error.
 ///
 /// ```
-/// use a2a_transport::encode_extensions;
+/// use a2a_transport::service_params::encode_extensions;
 ///
 /// let v = encode_extensions(["https://a.example/x", "https://b.example/y"])?;
 /// assert_eq!(v.unwrap(), "https://a.example/x,https://b.example/y");
 /// assert_eq!(encode_extensions([])?, None);
-/// # Ok::<(), a2a_transport::ExtensionsError>(())
+/// # Ok::<(), a2a_transport::service_params::ExtensionsError>(())
 /// ```
 pub fn encode_extensions<'u>(
     uris: impl IntoIterator<Item = &'u str>,

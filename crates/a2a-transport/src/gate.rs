@@ -27,7 +27,7 @@ use crate::service::Principal;
 ///
 /// ```
 /// use a2a_jsonrpc::A2aRequest;
-/// use a2a_transport::check_capabilities;
+/// use a2a_transport::server::check_capabilities;
 /// use a2a_types::{AgentCard, ErrorKind};
 ///
 /// let mut card = AgentCard::default();

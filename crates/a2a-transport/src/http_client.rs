@@ -24,7 +24,7 @@ use crate::service::BoxFuture;
 /// them, or the error that ended the body (a connection lost mid-stream).
 ///
 /// ```
-/// use a2a_transport::ResponseBody;
+/// use a2a_transport::client::ResponseBody;
 /// let body = ResponseBody::full("{}");
 /// # let _ = body;
 /// ```
@@ -121,7 +121,7 @@ impl HttpError {
 /// headers) and must not follow redirects silently for non-`GET` requests.
 ///
 /// ```
-/// use a2a_transport::{BoxFuture, HttpClient, HttpError, ResponseBody};
+/// use a2a_transport::{client::{HttpError, ResponseBody}, BoxFuture, HttpClient};
 /// use bytes::Bytes;
 ///
 /// /// Answers every request with an empty JSON object.

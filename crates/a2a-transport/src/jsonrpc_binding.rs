@@ -1,6 +1,6 @@
-//! The JSON-RPC binding on the server (spec 9): one endpoint, every method
-//! through [`dispatch`](crate::dispatch), results and errors as JSON-RPC
-//! responses, streams as SSE frames of JSON-RPC responses.
+//! The JSON-RPC binding on the server (spec 9): one endpoint, requests
+//! framed and decoded for the server's pipeline, results and errors as
+//! JSON-RPC responses, streams as SSE frames of JSON-RPC responses.
 //!
 //! # Decisions
 //!
@@ -21,8 +21,8 @@
 //! - **Streams** answer `text/event-stream` with `Cache-Control:
 //!   no-cache`; see the frames in [`Frames`](crate::frames).
 
-use a2a_jsonrpc::{decode_request, encode_error, encode_result, DecodeConfig, Id};
-use a2a_types::{A2aError, ErrorKind};
+use a2a_jsonrpc::{decode_request, encode_error, encode_result, peek_id, DecodeConfig, Id};
+use a2a_types::{A2aError, A2aRequest, ErrorKind};
 use bytes::Bytes;
 use http::header::{ALLOW, WWW_AUTHENTICATE};
 use http::request::Parts;
@@ -31,82 +31,106 @@ use http::{HeaderValue, Method, Response, StatusCode};
 use crate::body::Body;
 use crate::frames::{sse_response, Frames, Framing};
 use crate::media::{check_json_content_type, APPLICATION_JSON_VALUE};
-use crate::query::QueryParams;
-use crate::server::{query_error, status_of, A2aServer, Answer, ReplyJson};
-use crate::service::A2aService;
+use crate::pipeline::{query_error, status_of, Answer, CallHead, Framed};
+use crate::query::{QueryError, QueryParams};
 
-/// Answers a request to the JSON-RPC endpoint.
-pub(crate) async fn handle<S: A2aService>(
-    server: &A2aServer<S>,
-    head: Parts,
-    body: Bytes,
-) -> Response<Body> {
+/// A request to the JSON-RPC endpoint, past the transport checks.
+pub(crate) struct JsonRpcCall<'a> {
+    head: &'a Parts,
+    body: &'a Bytes,
+    query: &'a QueryParams<'a>,
+    challenges: &'a [HeaderValue],
+    /// The id every answer echoes: peeked before admission, then the one
+    /// the decoder decided on.
+    id: Id,
+}
+
+/// The transport checks of a request to the JSON-RPC endpoint: `POST`
+/// (405), a JSON `Content-Type` (415), a query string that parses (400,
+/// 414). Then the id is peeked, so errors answered before decoding (401,
+/// version) echo it.
+pub(crate) fn frame<'a>(
+    head: &'a Parts,
+    body: &'a Bytes,
+    query: &'a Result<QueryParams<'a>, QueryError>,
+    challenges: &'a [HeaderValue],
+) -> Result<JsonRpcCall<'a>, Response<Body>> {
     if head.method != Method::POST {
         let err = A2aError::new(
             ErrorKind::InvalidRequest,
             format!("JSON-RPC requests use POST, not {}", head.method),
-        )
-        .with_http_status(405);
+        );
         let mut resp = error_response(
-            server,
             &Id::Null,
             &err,
             Some(StatusCode::METHOD_NOT_ALLOWED),
+            challenges,
         );
         resp.headers_mut()
             .insert(ALLOW, HeaderValue::from_static("POST"));
-        return resp;
+        return Err(resp);
     }
     if let Err(e) = check_json_content_type(&head.headers) {
-        let err = A2aError::new(ErrorKind::InvalidRequest, e.message()).with_http_status(415);
-        return error_response(
-            server,
+        let err = A2aError::new(ErrorKind::InvalidRequest, e.message());
+        return Err(error_response(
             &Id::Null,
             &err,
             Some(StatusCode::UNSUPPORTED_MEDIA_TYPE),
-        );
+            challenges,
+        ));
     }
-    let query =
-        match QueryParams::parse_with(head.uri.query().unwrap_or(""), &server.config().query) {
-            Ok(q) => q,
-            Err(e) => {
-                let err = query_error(&e);
-                let status = match err.http_status() {
-                    414 => StatusCode::URI_TOO_LONG,
-                    _ => StatusCode::BAD_REQUEST,
-                };
-                return error_response(server, &Id::Null, &err, Some(status));
-            }
-        };
-
-    // Decoded now for the id, which every later error echoes; a decoding
-    // error is answered only after authentication and version (step 5).
-    let mut config = DecodeConfig::default();
-    config.max_request_size = server.config().max_body_size;
-    let decoded = decode_request(&body, &config);
-    let id = match &decoded {
-        Ok(r) => r.id.clone(),
-        Err(e) => e.id.clone(),
-    };
-    let cx = match server.admit(&head, &query).await {
-        Ok(cx) => cx,
-        Err(err) => return error_response(server, &id, &err, None),
-    };
-    let request = match decoded {
-        Ok(r) => r.request,
-        Err(e) => return error_response(server, &e.id, &e.error, None),
-    };
-    match server.call(cx, request).await {
-        Ok(Answer::Unary(reply)) => {
-            json_response(StatusCode::OK, encode_result(&id, &ReplyJson(&reply)))
+    let query = match query {
+        Ok(q) => q,
+        Err(e) => {
+            let (err, status) = query_error(e);
+            return Err(error_response(&Id::Null, &err, Some(status), challenges));
         }
-        Ok(Answer::Stream { first, rest }) => sse_response(Body::stream(Frames::new(
-            Framing::JsonRpc(id),
-            Some(first),
-            rest,
-        ))),
-        Ok(Answer::EmptyStream) => sse_response(Body::empty()),
-        Err(err) => error_response(server, &id, &err, None),
+    };
+    Ok(JsonRpcCall {
+        head,
+        body,
+        query,
+        challenges,
+        id: peek_id(body),
+    })
+}
+
+impl<'a> Framed<'a> for JsonRpcCall<'a> {
+    fn head(&self) -> CallHead<'a> {
+        CallHead::from_http(self.head, Some(self.query))
+    }
+
+    fn decode(&mut self) -> Result<A2aRequest, A2aError> {
+        let mut config = DecodeConfig::default();
+        // The body is within the server's limit; REQUIRED fields are the
+        // pipeline's to check.
+        config.max_request_size = usize::MAX;
+        config.validate = false;
+        match decode_request(self.body, &config) {
+            Ok(r) => {
+                self.id = r.id;
+                Ok(r.request)
+            }
+            Err(e) => {
+                self.id = e.id;
+                Err(e.error)
+            }
+        }
+    }
+
+    fn respond(self, answer: Result<Answer, A2aError>) -> Response<Body> {
+        match answer {
+            Ok(Answer::Unary(reply)) => {
+                json_response(StatusCode::OK, encode_result(&self.id, &reply))
+            }
+            Ok(Answer::Stream { first, rest }) => sse_response(Body::stream(Frames::new(
+                Framing::JsonRpc(self.id),
+                Some(first),
+                rest,
+            ))),
+            Ok(Answer::EmptyStream) => sse_response(Body::empty()),
+            Err(err) => error_response(&self.id, &err, None, self.challenges),
+        }
     }
 }
 
@@ -124,17 +148,17 @@ fn status(err: &A2aError, transport: Option<StatusCode>) -> StatusCode {
 }
 
 /// A JSON-RPC error response for `id`, with the `WWW-Authenticate`
-/// challenges on a 401.
-pub(crate) fn error_response<S: A2aService>(
-    server: &A2aServer<S>,
+/// `challenges` on a 401.
+pub(crate) fn error_response(
     id: &Id,
     err: &A2aError,
     transport: Option<StatusCode>,
+    challenges: &[HeaderValue],
 ) -> Response<Body> {
     let status = status(err, transport);
     let mut resp = json_response(status, encode_error(id, err));
     if status == StatusCode::UNAUTHORIZED {
-        for challenge in server.challenges() {
+        for challenge in challenges {
             resp.headers_mut()
                 .append(WWW_AUTHENTICATE, challenge.clone());
         }

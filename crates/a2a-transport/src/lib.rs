@@ -17,7 +17,7 @@
 //! few lines (see [`Body`]).
 //!
 //! ```
-//! use a2a_transport::{A2aServer, A2aService, BearerAuth, Body, ServerConfig};
+//! use a2a_transport::{server::BearerAuth, A2aServer, A2aService, Body, ServerConfig};
 //! use a2a_types::AgentCard;
 //! use bytes::Bytes;
 //!
@@ -114,7 +114,7 @@
 //! | agent card (client) | 1 MiB | [`CardResolver::with_max_card_size`] |
 //!
 //! ```
-//! use a2a_transport::Router;
+//! use a2a_transport::http_json::Router;
 //! use a2a_types::Operation;
 //! use http::Method;
 //!
@@ -123,14 +123,14 @@
 //! assert_eq!(m.operation(), Operation::GetTask);
 //! assert_eq!(m.params.tenant.as_deref(), Some("acme"));
 //! assert_eq!(m.params.task_id.as_deref(), Some("task-123"));
-//! # Ok::<(), a2a_transport::RouteError>(())
+//! # Ok::<(), a2a_transport::http_json::RouteError>(())
 //! ```
 
+mod a2a_server;
 mod auth;
 mod binding;
 mod body;
 mod card;
-mod client;
 mod client_error;
 mod client_stream;
 mod discovery;
@@ -138,58 +138,203 @@ mod extensions;
 mod frames;
 mod gate;
 mod http_client;
+mod http_transport;
 mod jsonrpc_binding;
 mod media;
 mod pct;
+mod pipeline;
 mod query;
 mod resilient;
 mod rest_binding;
 mod route;
-mod server;
 mod service;
-mod ssrf;
 mod unwind;
 mod version;
+pub mod webhook;
 
-pub use auth::{
-    challenges, security_required, AnyOf, ApiKeyAuth, AuthConfigError, AuthOutcome, AuthRequest,
-    Authenticator, BasicAuth, BearerAuth,
-};
+pub mod server {
+    //! The server side: [`A2aServer`], one pure function from an
+    //! `http::Request<Bytes>` to an `http::Response<Body>`, serving the agent
+    //! card (spec 8.2), the JSON-RPC binding (spec 9) and the HTTP+JSON
+    //! binding (spec 11) over one [`A2aService`](crate::A2aService), and
+    //! [`A2aServer::serve`], the same pipeline for any other transport.
+    //!
+    //! # The order of checks
+    //!
+    //! Every A2A request goes through the same steps on both bindings, so that
+    //! the same request gets the same error whichever binding carries it:
+    //!
+    //! 1. **Transport**: path length (414), `Content-Length` and body size
+    //!    (413, before the body is parsed), route or JSON-RPC endpoint (404,
+    //!    405 with `Allow`), query string (400), `Content-Type` (415).
+    //! 2. **Authentication** (401 with challenges, 403): before anything that
+    //!    could reveal whether a task exists.
+    //! 3. **`A2A-Version`** (spec 3.6): `VersionNotSupportedError`, before the
+    //!    body is interpreted, so a 0.3 client (no header) learns that its
+    //!    version is the problem rather than that `message/send` is unknown.
+    //! 4. **`A2A-Extensions`** (spec 3.2.6, 3.3.4): malformed lists are
+    //!    `InvalidRequestError`; a required extension not requested is
+    //!    `ExtensionSupportRequiredError`.
+    //! 5. **Request decoding and validation**: JSON-RPC envelope and params
+    //!    (`-32700`, `-32600`, `-32601`, `-32602`), HTTP+JSON body, path and
+    //!    query (400 with `google.rpc.BadRequest`).
+    //! 6. **Capability gating** from the card (spec 3.3.4, 13.3).
+    //! 7. **The handler**, through [`dispatch`](crate::dispatch). For a streaming operation the
+    //!    first event is awaited before answering, so that an error the handler
+    //!    reports before any event (an unknown task, say) is an ordinary error
+    //!    response with its HTTP status rather than a 200 stream holding one
+    //!    error frame (the official SDKs do the same).
+    //!
+    //! # Decisions
+    //!
+    //! - **Routing**: the card path first, then the JSON-RPC path (exact
+    //!   match), then the HTTP+JSON routes. An error before the binding is
+    //!   known (414, 413) uses the JSON-RPC error body on the JSON-RPC path
+    //!   (or when HTTP+JSON is off) and the `google.rpc.Status` body elsewhere.
+    //! - **Defaults**: JSON-RPC at `/`, HTTP+JSON at the root, bodies up to
+    //!   16 MiB, version 1.0 only. The two bindings can share the root: no
+    //!   HTTP+JSON route is `POST /`.
+    //! - **A `Principal` in the request's extensions** (put there by a host
+    //!   middleware) is taken as authenticated, without calling the
+    //!   [`Authenticator`].
+    //! - **Panics** in the handler, its streams or the authenticator are
+    //!   caught and answered as `InternalError` (500 / `-32603`), never
+    //!   unwound into the host.
+
+    pub use crate::a2a_server::{A2aServer, ConfigError, ServerConfig, DEFAULT_MAX_BODY_SIZE};
+    pub use crate::auth::{
+        challenges, security_required, AnyOf, ApiKeyAuth, AuthConfigError, AuthOutcome,
+        AuthRequest, Authenticator, BasicAuth, BearerAuth,
+    };
+    pub use crate::body::{keep_alive_frame, Body, FrameStream};
+    pub use crate::card::{
+        strong_etag, AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL,
+    };
+    pub use crate::gate::{check_capabilities, required_extensions};
+    pub use crate::pipeline::{Answer, CallHead};
+}
+
+pub mod client {
+    //! The client side: [`HttpTransport`] is an
+    //! [`A2aService`](crate::A2aService) (through [`Forward`](crate::Forward))
+    //! sending each call over one of the two HTTP bindings,
+    //! JSON-RPC (spec 9) or HTTP+JSON (spec 11), through the host's
+    //! [`HttpClient`].
+    //!
+    //! # Requests
+    //!
+    //! - **JSON-RPC** (spec 9.3): `POST` to the interface URL, the envelope
+    //!   written by [`a2a_jsonrpc::encode_request`] with a fresh numeric id per
+    //!   call (a counter from 1), `Content-Type: application/json`.
+    //! - **HTTP+JSON** (spec 11.3-11.5): method and path from the route table
+    //!   ([`Router::build_path`], under the interface URL's path, with the
+    //!   `/{tenant}` prefix); `GET` and `DELETE` carry their remaining fields in
+    //!   the query (`historyLength`, `pageSize`, `pageToken`, `contextId`,
+    //!   `status`, `statusTimestampAfter`, `includeArtifacts`), `POST` carries
+    //!   the whole request message as `application/a2a+json` (fields bound in
+    //!   the path are repeated in the body, which `google.api.http` transcoders
+    //!   and the SDKs' servers accept, and which keeps servers that validate
+    //!   the body alone working). `SubscribeToTask` is sent as the proto's
+    //!   `GET` (DESIGN.md: follow the proto on output).
+    //! - **Headers on every request**: `A2A-Version: 1.0` (spec 3.6.1),
+    //!   `A2A-Extensions` from [`CallContext::extensions`] (spec 3.2.6),
+    //!   `Accept`, `Content-Type` when there is a body, and the context's
+    //!   extra [`headers`](CallContext::headers) (`Authorization`, say). The
+    //!   headers the transport manages replace same-named extra headers.
+    //! - **Tenant** (spec 8.3.2, multi-tenancy): a request's own non-empty
+    //!   `tenant` is kept; otherwise it is [`CallContext::tenant`], otherwise
+    //!   the transport's (the selected interface's) tenant.
+    //! - **Version**: the transport speaks 1.0 only. A context asking for
+    //!   another version fails locally with `VersionNotSupportedError` rather
+    //!   than sending 1.0 payloads under another version's name.
+    //!
+    //! # Responses
+    //!
+    //! - Success bodies are read up to [`ClientConfig::max_response_body`]
+    //!   and decoded into the typed result: JSON-RPC with
+    //!   [`a2a_jsonrpc::decode_response`] (which checks the id), HTTP+JSON
+    //!   straight into the result type. A body that does not decode, or a
+    //!   non-JSON `Content-Type`, is `InvalidAgentResponseError`.
+    //! - Error statuses are decoded from the binding's error body when it is
+    //!   JSON (a JSON-RPC error object, or a `google.rpc.Status` body,
+    //!   spec 9.5, 11.6), read up to [`ClientConfig::max_error_body`];
+    //!   otherwise (an HTML page from a proxy, an empty body, a body too large)
+    //!   the status alone decides ([`A2aError::from_status`]): `401` is
+    //!   `Unauthenticated`, `403` `PermissionDenied`, whatever the body.
+    //!   `WWW-Authenticate` challenges are kept on authentication errors
+    //!   ([`www_authenticate`](crate::www_authenticate)).
+    //! - Streams ([`SseStream`]) must be `text/event-stream`; see there.
+    //! - Failures of the HTTP stack are marked [`ClientFailure`]s.
+
+    pub use crate::client_error::{
+        www_authenticate, ClientFailure, CLIENT_ERROR_DOMAIN, WWW_AUTHENTICATE_KEY,
+    };
+    pub use crate::client_stream::SseStream;
+    pub use crate::discovery::{
+        discover, select_interface, select_interfaces, CardResolver, Discovered, DiscoveryError,
+        NoCompatibleInterface, Preferences, SelectionOrder,
+    };
+    pub use crate::http_client::{HttpClient, HttpError, ResponseBody};
+    pub use crate::http_transport::{ClientConfig, HttpTransport, InterfaceUrlError};
+    pub use crate::resilient::{ResilientStream, ResilientTransport, RetryPolicy, Timer};
+}
+
+pub mod http_json {
+    //! The HTTP+JSON binding's tables and codecs, shared by the server and
+    //! the client (spec 11): the route table with each route's rule for
+    //! the path, query and body ([`Router`], [`Route`], spec 11.3 and the
+    //! proto's `google.api.http` annotations), and query strings
+    //! ([`QueryParams`], [`QueryBuilder`], spec 11.5).
+    //!
+    //! # The routes
+    //!
+    //! Every route also exists under a `/{tenant}` prefix of one segment.
+    //! `POST` routes carry the whole request message as the JSON body;
+    //! `GET` and `DELETE` routes carry the fields their path does not in
+    //! the query, by ProtoJSON name.
+    //!
+    //! | operation | method and path | query |
+    //! | --- | --- | --- |
+    //! | `SendMessage` | `POST /message:send` | |
+    //! | `SendStreamingMessage` | `POST /message:stream` | |
+    //! | `GetTask` | `GET /tasks/{id}` | `historyLength`, `tenant` |
+    //! | `ListTasks` | `GET /tasks` | `contextId`, `status`, `pageSize`, `pageToken`, `historyLength`, `statusTimestampAfter`, `includeArtifacts`, `tenant` |
+    //! | `CancelTask` | `POST /tasks/{id}:cancel` | |
+    //! | `SubscribeToTask` | `GET /tasks/{id}:subscribe` (also `POST`, spec 11.3) | `tenant` |
+    //! | `CreateTaskPushNotificationConfig` | `POST /tasks/{task_id}/pushNotificationConfigs` | |
+    //! | `GetTaskPushNotificationConfig` | `GET /tasks/{task_id}/pushNotificationConfigs/{id}` | `tenant` |
+    //! | `ListTaskPushNotificationConfigs` | `GET /tasks/{task_id}/pushNotificationConfigs` | `pageSize`, `pageToken`, `tenant` |
+    //! | `DeleteTaskPushNotificationConfig` | `DELETE /tasks/{task_id}/pushNotificationConfigs/{id}` | `tenant` |
+    //! | `GetExtendedAgentCard` | `GET /extendedAgentCard` | `tenant` |
+    //!
+    //! The table is data ([`Route::all`]); a test checks this page against it.
+    pub use crate::pct::PercentDecodeError;
+    pub use crate::query::{QueryBuilder, QueryConfig, QueryError, QueryParams};
+    pub use crate::route::{
+        AllowedMethods, BasePathError, BuildPathError, PathParam, PathParams, QueryField,
+        QueryKind, RequestBody, Route, RouteError, RouteMatch, Router,
+    };
+}
+
+pub mod service_params {
+    //! The service parameters every binding carries beside the request
+    //! message (spec 3.2.6): `A2A-Version` with its negotiation (spec 3.6)
+    //! and `A2A-Extensions` (spec 3.2.6, 11.2).
+    pub use crate::extensions::{
+        encode_extensions, ExtensionLimits, ExtensionsError, RequestedExtensions, A2A_EXTENSIONS,
+        A2A_EXTENSIONS_PARAM,
+    };
+    pub use crate::version::{
+        negotiate_version, requested_version, ProtocolVersion, RequestedVersionError, VersionError,
+        A2A_VERSION, A2A_VERSION_PARAM, MAX_ECHO_LEN, MAX_VERSION_LEN,
+    };
+}
+
 pub use binding::Binding;
-pub use body::{keep_alive_frame, Body, FrameStream};
-pub use card::{strong_etag, AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL};
-pub use client::{ClientConfig, HttpTransport, InterfaceUrlError};
-pub use client_error::{
-    www_authenticate, ClientFailure, CLIENT_ERROR_DOMAIN, WWW_AUTHENTICATE_KEY,
-};
-pub use client_stream::SseStream;
-pub use discovery::{
-    discover, select_interface, select_interfaces, CardResolver, Discovered, DiscoveryError,
-    NoCompatibleInterface, Preferences, SelectionOrder,
-};
-pub use gate::{check_capabilities, required_extensions};
+pub use body::Body;
+pub use client::{ClientConfig, HttpClient, HttpTransport};
+pub use discovery::discover;
 pub use media::{is_json_media_type, A2A_JSON, APPLICATION_JSON, EVENT_STREAM};
-pub use server::{A2aServer, ConfigError, ServerConfig, DEFAULT_MAX_BODY_SIZE};
-
-pub use extensions::{
-    encode_extensions, ExtensionLimits, ExtensionsError, RequestedExtensions, A2A_EXTENSIONS,
-    A2A_EXTENSIONS_PARAM,
-};
-pub use http_client::{HttpClient, HttpError, ResponseBody};
-pub use pct::PercentDecodeError;
-pub use query::{QueryBuilder, QueryConfig, QueryError, QueryParams};
-pub use resilient::{ResilientStream, ResilientTransport, RetryPolicy, Timer};
-pub use route::{
-    AllowedMethods, BasePathError, BuildPathError, PathParam, PathParams, Route, RouteError,
-    RouteMatch, Router,
-};
-pub use service::{dispatch, A2aService, BoxFuture, CallContext, EventStream, Principal, Reply};
-pub use ssrf::{
-    canonical_ip, check_ip, check_socket_addr, check_webhook_url, ip_refusal, Allowlist,
-    AllowlistError, RefusalReason, SsrfError, UrlError, WebhookHost, WebhookTarget,
-    MAX_WEBHOOK_URL_LEN,
-};
-pub use version::{
-    negotiate_version, requested_version, ProtocolVersion, RequestedVersionError, VersionError,
-    A2A_VERSION, A2A_VERSION_PARAM, MAX_ECHO_LEN, MAX_VERSION_LEN,
-};
+pub use server::{A2aServer, ServerConfig};
+pub use service::{dispatch, A2aService, BoxFuture, CallContext, EventStream, Forward, Principal};
+pub use version::ProtocolVersion;

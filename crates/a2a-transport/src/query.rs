@@ -210,7 +210,7 @@ struct Pair<'a> {
 /// decoding.
 ///
 /// ```
-/// use a2a_transport::QueryParams;
+/// use a2a_transport::http_json::QueryParams;
 ///
 /// let q = QueryParams::parse("contextId=c%201&status=A,B&status=C&pageSize=50&includeArtifacts=true")?;
 /// assert_eq!(q.get_str("contextId")?, Some("c 1"));
@@ -218,7 +218,7 @@ struct Pair<'a> {
 /// assert_eq!(q.get_i32("pageSize")?, Some(50));
 /// assert_eq!(q.get_bool("includeArtifacts")?, Some(true));
 /// assert_eq!(q.get_i32("historyLength")?, None);
-/// # Ok::<(), a2a_transport::QueryError>(())
+/// # Ok::<(), a2a_transport::http_json::QueryError>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct QueryParams<'a> {
@@ -447,7 +447,7 @@ fn parse_decimal(s: &str) -> Option<Decimal> {
 /// and form decoding (spaces as `%20`, `+` as `%2B`, `,` as `%2C`).
 ///
 /// ```
-/// use a2a_transport::QueryBuilder;
+/// use a2a_transport::http_json::QueryBuilder;
 ///
 /// let mut q = QueryBuilder::new();
 /// q.push("contextId", "c 1")

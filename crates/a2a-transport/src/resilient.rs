@@ -59,20 +59,17 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use a2a_types::{
-    A2aError, AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, ErrorKind,
-    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
-    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
-    ListTasksRequest, ListTasksResponse, SendMessageRequest, SendMessageResponse, StreamResponse,
-    SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskSnapshot,
+    A2aError, A2aRequest, AgentCard, ErrorKind, GetTaskRequest, Reply, SendMessageRequest,
+    SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskSnapshot,
 };
 use futures_core::Stream;
 use http::{HeaderName, HeaderValue};
 
-use crate::client::{invalid_response, HttpTransport};
 use crate::client_error::ClientFailure;
 use crate::client_stream::SseStream;
 use crate::http_client::HttpClient;
-use crate::service::{A2aService, BoxFuture, CallContext, EventStream};
+use crate::http_transport::{invalid_response, HttpTransport};
+use crate::service::{A2aService, BoxFuture, CallContext, EventStream, Forward};
 
 /// The SSE `Last-Event-ID` request header.
 const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
@@ -84,7 +81,7 @@ const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 ///
 /// ```
 /// use std::time::Duration;
-/// use a2a_transport::{BoxFuture, Timer};
+/// use a2a_transport::{client::Timer, BoxFuture};
 ///
 /// // With tokio: |d| Box::pin(tokio::time::sleep(d)) as BoxFuture<'static, ()>
 /// let immediate = |_: Duration| -> BoxFuture<'static, ()> { Box::pin(async {}) };
@@ -163,7 +160,7 @@ impl RetryPolicy {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use a2a_transport::RetryPolicy;
+    /// use a2a_transport::client::RetryPolicy;
     ///
     /// let p = RetryPolicy::new();
     /// assert_eq!(p.delay(1, None), Duration::from_secs(1));
@@ -232,10 +229,7 @@ impl<C: HttpClient + 'static> Reconnect for Handle<C> {
 ///
 /// ```
 /// use std::time::Duration;
-/// use a2a_transport::{
-///     Binding, BoxFuture, HttpClient, HttpError, HttpTransport, ResilientTransport,
-///     ResponseBody, RetryPolicy,
-/// };
+/// use a2a_transport::{client::{HttpError, RetryPolicy}, Binding, BoxFuture, HttpClient, HttpTransport, client::{ResilientTransport, ResponseBody}};
 /// # struct Host;
 /// # impl HttpClient for Host {
 /// #     fn send(&self, _: http::Request<bytes::Bytes>)
@@ -247,7 +241,7 @@ impl<C: HttpClient + 'static> Reconnect for Handle<C> {
 /// let client = ResilientTransport::new(transport, timer)
 ///     .with_policy(RetryPolicy::new().with_max_attempts(3));
 /// assert!(client.streams());
-/// # Ok::<(), a2a_transport::InterfaceUrlError>(())
+/// # Ok::<(), a2a_transport::client::InterfaceUrlError>(())
 /// ```
 pub struct ResilientTransport<C> {
     transport: Arc<HttpTransport<C>>,
@@ -694,102 +688,24 @@ impl Stream for ResilientStream {
     }
 }
 
-impl<C: HttpClient + 'static> A2aService for ResilientTransport<C> {
-    fn send_message<'a>(
+/// Unary calls go to the inner transport as they are; the two streaming
+/// calls become resumable [`ResilientStream`]s.
+impl<C: HttpClient + 'static> Forward for ResilientTransport<C> {
+    fn forward<'a>(
         &'a self,
         cx: &'a CallContext,
-        request: SendMessageRequest,
-    ) -> BoxFuture<'a, Result<SendMessageResponse, A2aError>> {
-        self.transport.send_message(cx, request)
-    }
-
-    fn send_streaming_message<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: SendMessageRequest,
-    ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
-        Box::pin(async move {
-            let stream = self.stream_message(cx, request).await?;
-            Ok(Box::pin(stream) as EventStream)
-        })
-    }
-
-    fn get_task<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: GetTaskRequest,
-    ) -> BoxFuture<'a, Result<Task, A2aError>> {
-        self.transport.get_task(cx, request)
-    }
-
-    fn list_tasks<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: ListTasksRequest,
-    ) -> BoxFuture<'a, Result<ListTasksResponse, A2aError>> {
-        self.transport.list_tasks(cx, request)
-    }
-
-    fn cancel_task<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: CancelTaskRequest,
-    ) -> BoxFuture<'a, Result<Task, A2aError>> {
-        self.transport.cancel_task(cx, request)
-    }
-
-    fn subscribe_to_task<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: SubscribeToTaskRequest,
-    ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
-        Box::pin(async move {
-            let stream = self.stream_task(cx, request).await?;
-            Ok(Box::pin(stream) as EventStream)
-        })
-    }
-
-    fn create_task_push_notification_config<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: TaskPushNotificationConfig,
-    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, A2aError>> {
-        self.transport
-            .create_task_push_notification_config(cx, request)
-    }
-
-    fn get_task_push_notification_config<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: GetTaskPushNotificationConfigRequest,
-    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, A2aError>> {
-        self.transport
-            .get_task_push_notification_config(cx, request)
-    }
-
-    fn list_task_push_notification_configs<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: ListTaskPushNotificationConfigsRequest,
-    ) -> BoxFuture<'a, Result<ListTaskPushNotificationConfigsResponse, A2aError>> {
-        self.transport
-            .list_task_push_notification_configs(cx, request)
-    }
-
-    fn delete_task_push_notification_config<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: DeleteTaskPushNotificationConfigRequest,
-    ) -> BoxFuture<'a, Result<(), A2aError>> {
-        self.transport
-            .delete_task_push_notification_config(cx, request)
-    }
-
-    fn get_extended_agent_card<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: GetExtendedAgentCardRequest,
-    ) -> BoxFuture<'a, Result<AgentCard, A2aError>> {
-        self.transport.get_extended_agent_card(cx, request)
+        request: A2aRequest,
+    ) -> BoxFuture<'a, Result<Reply, A2aError>> {
+        match request {
+            A2aRequest::SendStreamingMessage(r) => Box::pin(async move {
+                let events: EventStream = Box::pin(self.stream_message(cx, r).await?);
+                Ok(Reply::SendStreamingMessage(events))
+            }),
+            A2aRequest::SubscribeToTask(r) => Box::pin(async move {
+                let events: EventStream = Box::pin(self.stream_task(cx, r).await?);
+                Ok(Reply::SubscribeToTask(events))
+            }),
+            unary => self.transport.forward(cx, unary),
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! The HTTP+JSON binding on the server (spec 11): the routes of 11.3 (with
 //! the `/{tenant}` prefix), requests read from path, query (11.5) and
-//! body, responses as `application/a2a+json`, errors as
+//! body by each route's rule ([`Route::body`](crate::Route::body),
+//! [`Route::query_fields`](crate::Route::query_fields),
+//! [`Route::path_fields`](crate::Route::path_fields)), responses as `application/a2a+json`, errors as
 //! `google.rpc.Status` bodies (11.6), streams as SSE frames of bare
 //! `StreamResponse`s (11.7).
 //!
@@ -34,106 +36,163 @@
 
 use std::str::FromStr;
 
-use a2a_jsonrpc::A2aRequest;
 use a2a_types::{
-    from_slice_with_limits, A2aError, CancelTaskRequest, DecodeErrorKind, DecodeLimits,
-    DeleteTaskPushNotificationConfigRequest, ErrorKind, FieldViolation,
-    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
-    ListTaskPushNotificationConfigsRequest, ListTasksRequest, Operation, SendMessageRequest,
-    SubscribeToTaskRequest, TaskPushNotificationConfig, TaskState, Timestamp,
+    A2aError, A2aRequest, DecodeErrorKind, DecodeLimits, ErrorKind, FieldViolation, Operation,
+    TaskState, Timestamp,
 };
 use bytes::Bytes;
 use http::header::{ALLOW, CONTENT_TYPE, WWW_AUTHENTICATE};
 use http::request::Parts;
-use http::{Method, Response, StatusCode};
-use serde::de::{DeserializeOwned, IgnoredAny};
+use http::{HeaderValue, Method, Response, StatusCode};
+use serde::de::IgnoredAny;
+use serde_json::{Map, Value};
 
 use crate::body::Body;
 use crate::frames::{sse_response, Frames, Framing};
 use crate::media::{check_json_content_type, A2A_JSON_VALUE};
+use crate::pipeline::{query_error, status_of, Answer, CallHead, Framed};
 use crate::query::{QueryError, QueryParams};
-use crate::route::{PathParam, RouteError, RouteMatch, Router};
-use crate::server::{query_error, status_of, A2aServer, Answer, ReplyJson};
-use crate::service::A2aService;
+use crate::route::{QueryField, QueryKind, RequestBody, RouteError, RouteMatch, Router};
 
-/// Answers a request under the HTTP+JSON base path.
-pub(crate) async fn handle<S: A2aService>(
-    server: &A2aServer<S>,
+/// The limits the binding's decoder applies.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// The largest body decoded, in bytes.
+    pub(crate) max_body_size: usize,
+}
+
+/// A request to an HTTP+JSON route, past the transport checks.
+pub(crate) struct RestCall<'a> {
+    head: &'a Parts,
+    matched: RouteMatch<'a>,
+    body: &'a Bytes,
+    query: &'a QueryParams<'a>,
+    challenges: &'a [HeaderValue],
+    limits: Limits,
+}
+
+/// The transport checks of a request under the HTTP+JSON base path: the
+/// route (404, 405 with `Allow`, 414, 400 for a path parameter that does
+/// not decode), the query string (400, 414), and a JSON `Content-Type`
+/// on a `POST` with a body (415).
+pub(crate) fn frame<'a>(
     router: &Router,
-    head: Parts,
-    body: Bytes,
-) -> Response<Body> {
+    head: &'a Parts,
+    body: &'a Bytes,
+    query: &'a Result<QueryParams<'a>, QueryError>,
+    challenges: &'a [HeaderValue],
+    limits: Limits,
+) -> Result<RestCall<'a>, Response<Body>> {
     let matched = match router.match_route(&head.method, head.uri.path()) {
         Ok(m) => m,
-        Err(e) => return route_error(server, &head, e),
+        Err(e) => return Err(route_error(head, e, challenges)),
     };
-    let query =
-        match QueryParams::parse_with(head.uri.query().unwrap_or(""), &server.config().query) {
-            Ok(q) => q,
-            Err(e) => return error_response(server, &query_error(&e)),
-        };
-    if matched.route.method() == Method::POST && !is_blank(&body) {
+    let query = match query {
+        Ok(q) => q,
+        Err(e) => {
+            let (err, status) = query_error(e);
+            return Err(error_response(&err, status, challenges));
+        }
+    };
+    if matched.route.method() == Method::POST && !is_blank(body) {
         if let Err(e) = check_json_content_type(&head.headers) {
-            let err = A2aError::new(ErrorKind::InvalidRequest, e.message()).with_http_status(415);
-            return error_response(server, &err);
+            let err = A2aError::new(ErrorKind::InvalidRequest, e.message());
+            return Err(error_response(
+                &err,
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                challenges,
+            ));
         }
     }
-    let cx = match server.admit(&head, &query).await {
-        Ok(cx) => cx,
-        Err(err) => return error_response(server, &err),
-    };
-    let request = match decode(&matched, &query, &body, server.config().max_body_size) {
-        Ok(r) => r,
-        Err(err) => return error_response(server, &err),
-    };
-    match server.call(cx, request).await {
-        Ok(Answer::Unary(reply)) => match a2a_types::writer::to_vec(&ReplyJson(&reply)) {
-            Ok(json) => json_response(StatusCode::OK, json),
-            Err(e) => error_response(
-                server,
-                &A2aError::internal(format!("the result could not be serialized: {e}")),
-            ),
-        },
-        Ok(Answer::Stream { first, rest }) => {
-            sse_response(Body::stream(Frames::new(Framing::Rest, Some(first), rest)))
+    Ok(RestCall {
+        head,
+        matched,
+        body,
+        query,
+        challenges,
+        limits,
+    })
+}
+
+impl<'a> Framed<'a> for RestCall<'a> {
+    fn head(&self) -> CallHead<'a> {
+        CallHead::from_http(self.head, Some(self.query))
+    }
+
+    /// Reads the request by the route's rule: the message from the body or
+    /// from the query, then the path parameters into their fields.
+    fn decode(&mut self) -> Result<A2aRequest, A2aError> {
+        let route = self.matched.route;
+        let op = route.operation();
+        let mut request = match route.body() {
+            RequestBody::Message => read_body(op, self.body, self.limits.max_body_size)?,
+            RequestBody::None => read_query(op, route.query_fields(), self.query)?,
+        };
+        for (param, field) in route.path_fields() {
+            let Some(value) = self.matched.params.get(param) else {
+                continue;
+            };
+            let Some(slot) = request.string_field_mut(field) else {
+                return Err(A2aError::internal(format!(
+                    "the route binds {field}, which {op} does not have"
+                )));
+            };
+            bind(field, value, slot)?;
         }
-        Ok(Answer::EmptyStream) => sse_response(Body::empty()),
-        Err(err) => error_response(server, &err),
+        Ok(request)
+    }
+
+    fn respond(self, answer: Result<Answer, A2aError>) -> Response<Body> {
+        match answer {
+            Ok(Answer::Unary(reply)) => match a2a_types::writer::to_vec(&reply) {
+                Ok(json) => json_response(StatusCode::OK, json),
+                Err(e) => {
+                    let err =
+                        A2aError::internal(format!("the result could not be serialized: {e}"));
+                    error_response(&err, status_of(&err), self.challenges)
+                }
+            },
+            Ok(Answer::Stream { first, rest }) => {
+                sse_response(Body::stream(Frames::new(Framing::Rest, Some(first), rest)))
+            }
+            Ok(Answer::EmptyStream) => sse_response(Body::empty()),
+            Err(err) => error_response(&err, status_of(&err), self.challenges),
+        }
     }
 }
 
 /// The answer to a path that did not route.
-fn route_error<S: A2aService>(
-    server: &A2aServer<S>,
-    head: &Parts,
-    e: RouteError,
-) -> Response<Body> {
-    let err = match &e {
-        RouteError::PathTooLong { .. } => {
-            A2aError::new(ErrorKind::InvalidRequest, e.to_string()).with_http_status(414)
-        }
-        RouteError::NotFound => A2aError::new(
-            ErrorKind::MethodNotFound,
-            format!(
-                "no A2A route matches {} {}",
-                head.method,
-                echo(head.uri.path())
+fn route_error(head: &Parts, e: RouteError, challenges: &[HeaderValue]) -> Response<Body> {
+    let (err, status) = match &e {
+        RouteError::PathTooLong { .. } => (
+            A2aError::new(ErrorKind::InvalidRequest, e.to_string()),
+            StatusCode::URI_TOO_LONG,
+        ),
+        RouteError::NotFound => (
+            A2aError::new(
+                ErrorKind::MethodNotFound,
+                format!(
+                    "no A2A route matches {} {}",
+                    head.method,
+                    echo(head.uri.path())
+                ),
             ),
-        )
-        .with_http_status(404),
-        RouteError::MethodNotAllowed { allowed } => A2aError::new(
-            ErrorKind::MethodNotFound,
-            format!("{} is not allowed here; allowed: {allowed}", head.method),
-        )
-        .with_http_status(405),
+            StatusCode::NOT_FOUND,
+        ),
+        RouteError::MethodNotAllowed { allowed } => (
+            A2aError::new(
+                ErrorKind::MethodNotFound,
+                format!("{} is not allowed here; allowed: {allowed}", head.method),
+            ),
+            StatusCode::METHOD_NOT_ALLOWED,
+        ),
         RouteError::InvalidParam { field, error, .. } => {
-            A2aError::invalid_params(vec![FieldViolation {
-                field: (*field).to_owned(),
-                description: error.to_string(),
-            }])
+            let err = invalid(field, error.to_string());
+            let status = status_of(&err);
+            (err, status)
         }
     };
-    let mut resp = error_response(server, &err);
+    let mut resp = error_response(&err, status, challenges);
     if let RouteError::MethodNotAllowed { allowed } = e {
         resp.headers_mut().insert(ALLOW, allowed.header_value());
     }
@@ -149,20 +208,22 @@ fn echo(text: &str) -> &str {
     text.get(..end).unwrap_or_default()
 }
 
-/// A `google.rpc.Status` error response (spec 11.6) with the error's HTTP
-/// status, and the `WWW-Authenticate` challenges on a 401.
-pub(crate) fn error_response<S: A2aService>(
-    server: &A2aServer<S>,
+/// A `google.rpc.Status` error response (spec 11.6) with `status` (also
+/// the body's `code`), and the `WWW-Authenticate` `challenges` on a 401.
+pub(crate) fn error_response(
     err: &A2aError,
+    status: StatusCode,
+    challenges: &[HeaderValue],
 ) -> Response<Body> {
-    let status = status_of(err);
-    let json = a2a_types::writer::to_vec(&err.to_status()).unwrap_or_else(|_| {
+    let mut body = err.to_status();
+    body.error.code = status.as_u16();
+    let json = a2a_types::writer::to_vec(&body).unwrap_or_else(|_| {
         br#"{"error":{"code":500,"status":"INTERNAL","message":"the error could not be serialized"}}"#
             .to_vec()
     });
     let mut resp = json_response(status, json);
     if status == StatusCode::UNAUTHORIZED {
-        for challenge in server.challenges() {
+        for challenge in challenges {
             resp.headers_mut()
                 .append(WWW_AUTHENTICATE, challenge.clone());
         }
@@ -182,147 +243,13 @@ fn is_blank(body: &[u8]) -> bool {
         .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
 }
 
-/// Reads the typed request of the matched route from its path, query and
-/// body, and validates its REQUIRED fields.
-fn decode(
-    matched: &RouteMatch<'_>,
-    query: &QueryParams<'_>,
-    body: &[u8],
-    max_body_size: usize,
-) -> Result<A2aRequest, A2aError> {
-    use A2aRequest as R;
-    let p = Path(matched);
-    let request = match matched.operation() {
-        Operation::SendMessage | Operation::SendStreamingMessage => {
-            let mut r: SendMessageRequest = read_body(body, max_body_size)?;
-            p.bind(PathParam::Tenant, &mut r.tenant)?;
-            if matched.operation() == Operation::SendMessage {
-                R::SendMessage(r)
-            } else {
-                R::SendStreamingMessage(r)
-            }
-        }
-        Operation::GetTask => {
-            let mut r = GetTaskRequest {
-                history_length: query
-                    .get_i32("historyLength")
-                    .map_err(|e| query_error(&e))?,
-                ..GetTaskRequest::default()
-            };
-            p.bind(PathParam::TaskId, &mut r.id)?;
-            p.bind_tenant_query(query, &mut r.tenant)?;
-            R::GetTask(r)
-        }
-        Operation::ListTasks => {
-            let mut r = list_tasks(query).map_err(|e| query_error(&e))?;
-            let status = query.get_str("status").map_err(|e| query_error(&e))?;
-            if let Some(status) = status {
-                r.status =
-                    TaskState::from_str(status).map_err(|e| invalid("status", e.to_string()))?;
-            }
-            let after = query
-                .get_str("statusTimestampAfter")
-                .map_err(|e| query_error(&e))?;
-            if let Some(after) = after {
-                r.status_timestamp_after = Some(
-                    Timestamp::parse(after)
-                        .map_err(|e| invalid("statusTimestampAfter", e.to_string()))?,
-                );
-            }
-            p.bind_tenant_query(query, &mut r.tenant)?;
-            R::ListTasks(r)
-        }
-        Operation::CancelTask => {
-            let mut r: CancelTaskRequest = read_body(body, max_body_size)?;
-            p.bind(PathParam::TaskId, &mut r.id)?;
-            p.bind(PathParam::Tenant, &mut r.tenant)?;
-            R::CancelTask(r)
-        }
-        Operation::SubscribeToTask => {
-            let mut r: SubscribeToTaskRequest = if matched.route.method() == Method::POST {
-                read_body(body, max_body_size)?
-            } else {
-                let mut r = SubscribeToTaskRequest::default();
-                bind_query_str(query, "tenant", &mut r.tenant)?;
-                r
-            };
-            p.bind(PathParam::TaskId, &mut r.id)?;
-            p.bind(PathParam::Tenant, &mut r.tenant)?;
-            R::SubscribeToTask(r)
-        }
-        Operation::CreateTaskPushNotificationConfig => {
-            let mut r: TaskPushNotificationConfig = read_body(body, max_body_size)?;
-            p.bind(PathParam::TaskId, &mut r.task_id)?;
-            p.bind(PathParam::Tenant, &mut r.tenant)?;
-            R::CreateTaskPushNotificationConfig(r)
-        }
-        Operation::GetTaskPushNotificationConfig => {
-            let mut r = GetTaskPushNotificationConfigRequest::default();
-            p.bind(PathParam::TaskId, &mut r.task_id)?;
-            p.bind(PathParam::ConfigId, &mut r.id)?;
-            p.bind_tenant_query(query, &mut r.tenant)?;
-            R::GetTaskPushNotificationConfig(r)
-        }
-        Operation::ListTaskPushNotificationConfigs => {
-            let mut r = ListTaskPushNotificationConfigsRequest {
-                page_size: query
-                    .get_i32("pageSize")
-                    .map_err(|e| query_error(&e))?
-                    .unwrap_or(0),
-                ..ListTaskPushNotificationConfigsRequest::default()
-            };
-            bind_query_str(query, "pageToken", &mut r.page_token)?;
-            p.bind(PathParam::TaskId, &mut r.task_id)?;
-            p.bind_tenant_query(query, &mut r.tenant)?;
-            R::ListTaskPushNotificationConfigs(r)
-        }
-        Operation::DeleteTaskPushNotificationConfig => {
-            let mut r = DeleteTaskPushNotificationConfigRequest::default();
-            p.bind(PathParam::TaskId, &mut r.task_id)?;
-            p.bind(PathParam::ConfigId, &mut r.id)?;
-            p.bind_tenant_query(query, &mut r.tenant)?;
-            R::DeleteTaskPushNotificationConfig(r)
-        }
-        Operation::GetExtendedAgentCard => {
-            let mut r = GetExtendedAgentCardRequest::default();
-            p.bind_tenant_query(query, &mut r.tenant)?;
-            R::GetExtendedAgentCard(r)
-        }
-    };
-    let violations = request.validate();
-    if violations.is_empty() {
-        Ok(request)
-    } else {
-        Err(A2aError::invalid_params(violations))
-    }
-}
-
-/// The scalar query parameters of `ListTasks` (spec 3.1.4, 11.5).
-fn list_tasks(query: &QueryParams<'_>) -> Result<ListTasksRequest, QueryError> {
-    Ok(ListTasksRequest {
-        context_id: query.get_str("contextId")?.unwrap_or_default().to_owned(),
-        page_size: query.get_i32("pageSize")?,
-        page_token: query.get_str("pageToken")?.unwrap_or_default().to_owned(),
-        history_length: query.get_i32("historyLength")?,
-        include_artifacts: query.get_bool("includeArtifacts")?,
-        ..ListTasksRequest::default()
-    })
-}
-
-/// Sets `slot` from the query parameter `name`, if present.
-fn bind_query_str(query: &QueryParams<'_>, name: &str, slot: &mut String) -> Result<(), A2aError> {
-    if let Some(v) = query.get_str(name).map_err(|e| query_error(&e))? {
-        v.clone_into(slot);
-    }
-    Ok(())
-}
-
-/// The body as `T`; the empty request when the body is blank.
-fn read_body<T: DeserializeOwned + Default>(body: &[u8], max: usize) -> Result<T, A2aError> {
+/// The request message of `op` from the body; the empty request when the
+/// body is blank, so `POST /tasks/{id}:cancel` needs none.
+fn read_body(op: Operation, body: &[u8], max: usize) -> Result<A2aRequest, A2aError> {
     if is_blank(body) {
-        return Ok(T::default());
+        return Ok(A2aRequest::empty(op));
     }
-    from_slice_with_limits(body, &DecodeLimits::new().with_max_input_bytes(max)).map_err(|e| {
+    A2aRequest::from_json(op, body, &DecodeLimits::new().with_max_input_bytes(max)).map_err(|e| {
         // The typed decoder stops at the first type error, which can come
         // before a syntax error (`[1,2`): malformed JSON is JSONParseError
         // whatever the decoder met first, as on the JSON-RPC binding.
@@ -337,6 +264,46 @@ fn read_body<T: DeserializeOwned + Default>(body: &[u8], max: usize) -> Result<T
     })
 }
 
+/// The request message of `op` from the route's query fields (spec 11.5),
+/// each read by its kind. Unknown parameters are ignored, as unknown JSON
+/// fields are.
+fn read_query(
+    op: Operation,
+    fields: &[QueryField],
+    query: &QueryParams<'_>,
+) -> Result<A2aRequest, A2aError> {
+    let read = |e: QueryError| query_error(&e).0;
+    let mut message = Map::new();
+    for field in fields {
+        let value = match field.kind {
+            QueryKind::String => query.get_str(field.name).map_err(read)?.map(Value::from),
+            QueryKind::Int32 => query.get_i32(field.name).map_err(read)?.map(Value::from),
+            QueryKind::Bool => query.get_bool(field.name).map_err(read)?.map(Value::from),
+            QueryKind::TaskState => match query.get_str(field.name).map_err(read)? {
+                Some(text) => {
+                    let state = TaskState::from_str(text)
+                        .map_err(|e| invalid(field.name, e.to_string()))?;
+                    Some(Value::from(state.as_str_name()))
+                }
+                None => None,
+            },
+            QueryKind::Timestamp => match query.get_str(field.name).map_err(read)? {
+                Some(text) => {
+                    Timestamp::parse(text).map_err(|e| invalid(field.name, e.to_string()))?;
+                    Some(Value::from(text))
+                }
+                None => None,
+            },
+        };
+        if let Some(value) = value {
+            message.insert(field.name.to_owned(), value);
+        }
+    }
+    let json = serde_json::to_vec(&message)
+        .map_err(|e| A2aError::internal(format!("query parameters: {e}")))?;
+    A2aRequest::from_json(op, &json, &DecodeLimits::new()).map_err(A2aError::from)
+}
+
 fn invalid(field: &str, description: String) -> A2aError {
     A2aError::invalid_params(vec![FieldViolation {
         field: field.to_owned(),
@@ -344,40 +311,20 @@ fn invalid(field: &str, description: String) -> A2aError {
     }])
 }
 
-/// The path parameters of a matched route, written into request fields.
-struct Path<'m, 'p>(&'m RouteMatch<'p>);
-
-impl Path<'_, '_> {
-    /// Writes the path's `param` into `slot` (the request field the route
-    /// names for it). A `slot` already set to another value (by the body
-    /// or the query) is a conflict.
-    fn bind(&self, param: PathParam, slot: &mut String) -> Result<(), A2aError> {
-        let Some(value) = self.0.params.get(param) else {
-            return Ok(());
-        };
-        if !slot.is_empty() && slot != value {
-            let field = self.0.route.field_name(param).unwrap_or(param.name());
-            return Err(invalid(
-                field,
-                format!(
-                    "the request says {:?} but the path says {:?}",
-                    echo(slot),
-                    echo(value)
-                ),
-            ));
-        }
-        value.clone_into(slot);
-        Ok(())
+/// Writes a path parameter's `value` into the request `field` it names. A
+/// field already set to another value (by the body or the query) is a
+/// conflict, never a silent choice of one.
+fn bind(field: &str, value: &str, slot: &mut String) -> Result<(), A2aError> {
+    if !slot.is_empty() && slot != value {
+        return Err(invalid(
+            field,
+            format!(
+                "the request says {:?} but the path says {:?}",
+                echo(slot),
+                echo(value)
+            ),
+        ));
     }
-
-    /// The tenant of a `GET` or `DELETE`: the `tenant` query parameter,
-    /// then the path's (which must agree).
-    fn bind_tenant_query(
-        &self,
-        query: &QueryParams<'_>,
-        slot: &mut String,
-    ) -> Result<(), A2aError> {
-        bind_query_str(query, "tenant", slot)?;
-        self.bind(PathParam::Tenant, slot)
-    }
+    value.clone_into(slot);
+    Ok(())
 }

@@ -133,7 +133,76 @@ pub struct Route {
     custom_verb: Option<&'static str>,
     template: &'static str,
     canonical: bool,
+    body: RequestBody,
+    query: &'static [QueryField],
 }
+
+/// Where a route's request message travels besides the path (spec 11.3,
+/// 11.5; the proto's `body` rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestBody {
+    /// The whole request message is the JSON body (`body: "*"`); the
+    /// query carries only service parameters.
+    Message,
+    /// No body: the fields the path does not carry are query parameters.
+    None,
+}
+
+/// The ProtoJSON type of a query parameter, which decides how its text is
+/// read and written (spec 11.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueryKind {
+    /// A string field.
+    String,
+    /// An `int32` field, as a decimal number.
+    Int32,
+    /// A `bool` field: `true` or `false`.
+    Bool,
+    /// A `TaskState` field, by its proto name (`TASK_STATE_WORKING`).
+    TaskState,
+    /// A `google.protobuf.Timestamp` field, in RFC 3339.
+    Timestamp,
+}
+
+/// A request field that a route carries in the query string: its ProtoJSON
+/// name (also the parameter's name) and kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QueryField {
+    /// The ProtoJSON (camelCase) name.
+    pub name: &'static str,
+    /// How its text reads.
+    pub kind: QueryKind,
+}
+
+const fn q(name: &'static str, kind: QueryKind) -> QueryField {
+    QueryField { name, kind }
+}
+
+/// The query fields of `GET /tasks/{id}` (spec 3.1.3).
+const GET_TASK_QUERY: &[QueryField] = &[
+    q("historyLength", QueryKind::Int32),
+    q("tenant", QueryKind::String),
+];
+/// The query fields of `GET /tasks` (spec 3.1.4), in the order a client
+/// writes them.
+const LIST_TASKS_QUERY: &[QueryField] = &[
+    q("contextId", QueryKind::String),
+    q("status", QueryKind::TaskState),
+    q("pageSize", QueryKind::Int32),
+    q("pageToken", QueryKind::String),
+    q("historyLength", QueryKind::Int32),
+    q("statusTimestampAfter", QueryKind::Timestamp),
+    q("includeArtifacts", QueryKind::Bool),
+    q("tenant", QueryKind::String),
+];
+/// The query fields of `GET .../pushNotificationConfigs` (spec 3.1.9).
+const LIST_CONFIGS_QUERY: &[QueryField] = &[
+    q("pageSize", QueryKind::Int32),
+    q("pageToken", QueryKind::String),
+    q("tenant", QueryKind::String),
+];
+/// The only query field of a `GET` or `DELETE` that names one resource.
+const TENANT_QUERY: &[QueryField] = &[q("tenant", QueryKind::String)];
 
 const TASKS: Seg = Seg::Lit("tasks");
 const PUSH_CONFIGS: Seg = Seg::Lit("pushNotificationConfigs");
@@ -147,6 +216,7 @@ const fn route(
     segments: &'static [Seg],
     custom_verb: Option<&'static str>,
     template: &'static str,
+    query: &'static [QueryField],
 ) -> Route {
     Route {
         operation,
@@ -155,6 +225,11 @@ const fn route(
         custom_verb,
         template,
         canonical: true,
+        body: match verb {
+            Verb::Post => RequestBody::Message,
+            Verb::Get | Verb::Delete => RequestBody::None,
+        },
+        query,
     }
 }
 
@@ -168,6 +243,7 @@ static ROUTES: [Route; 12] = [
         &[Seg::Lit("message")],
         Some("send"),
         "/message:send",
+        &[],
     ),
     route(
         Operation::SendStreamingMessage,
@@ -175,6 +251,7 @@ static ROUTES: [Route; 12] = [
         &[Seg::Lit("message")],
         Some("stream"),
         "/message:stream",
+        &[],
     ),
     route(
         Operation::GetTask,
@@ -182,14 +259,23 @@ static ROUTES: [Route; 12] = [
         &[TASKS, TASK_AS_ID],
         None,
         "/tasks/{id}",
+        GET_TASK_QUERY,
     ),
-    route(Operation::ListTasks, Verb::Get, &[TASKS], None, "/tasks"),
+    route(
+        Operation::ListTasks,
+        Verb::Get,
+        &[TASKS],
+        None,
+        "/tasks",
+        LIST_TASKS_QUERY,
+    ),
     route(
         Operation::CancelTask,
         Verb::Post,
         &[TASKS, TASK_AS_ID],
         Some("cancel"),
         "/tasks/{id}:cancel",
+        &[],
     ),
     // The proto says GET ...
     route(
@@ -198,6 +284,7 @@ static ROUTES: [Route; 12] = [
         &[TASKS, TASK_AS_ID],
         Some("subscribe"),
         "/tasks/{id}:subscribe",
+        TENANT_QUERY,
     ),
     // ... and spec 11.3 says POST: accepted on input, never built.
     Route {
@@ -208,6 +295,7 @@ static ROUTES: [Route; 12] = [
             &[TASKS, TASK_AS_ID],
             Some("subscribe"),
             "/tasks/{id}:subscribe",
+            &[],
         )
     },
     route(
@@ -216,6 +304,7 @@ static ROUTES: [Route; 12] = [
         &[TASKS, TASK_AS_TASK_ID, PUSH_CONFIGS],
         None,
         "/tasks/{task_id}/pushNotificationConfigs",
+        &[],
     ),
     route(
         Operation::GetTaskPushNotificationConfig,
@@ -223,6 +312,7 @@ static ROUTES: [Route; 12] = [
         &[TASKS, TASK_AS_TASK_ID, PUSH_CONFIGS, CONFIG_AS_ID],
         None,
         "/tasks/{task_id}/pushNotificationConfigs/{id}",
+        TENANT_QUERY,
     ),
     route(
         Operation::ListTaskPushNotificationConfigs,
@@ -230,6 +320,7 @@ static ROUTES: [Route; 12] = [
         &[TASKS, TASK_AS_TASK_ID, PUSH_CONFIGS],
         None,
         "/tasks/{task_id}/pushNotificationConfigs",
+        LIST_CONFIGS_QUERY,
     ),
     route(
         Operation::DeleteTaskPushNotificationConfig,
@@ -237,6 +328,7 @@ static ROUTES: [Route; 12] = [
         &[TASKS, TASK_AS_TASK_ID, PUSH_CONFIGS, CONFIG_AS_ID],
         None,
         "/tasks/{task_id}/pushNotificationConfigs/{id}",
+        TENANT_QUERY,
     ),
     route(
         Operation::GetExtendedAgentCard,
@@ -244,6 +336,7 @@ static ROUTES: [Route; 12] = [
         &[Seg::Lit("extendedAgentCard")],
         None,
         "/extendedAgentCard",
+        TENANT_QUERY,
     ),
 ];
 
@@ -294,6 +387,29 @@ impl Route {
     /// (spec 11.3) but never produced (the proto says `GET`).
     pub fn is_canonical(&self) -> bool {
         self.canonical
+    }
+
+    /// Where the request message travels besides the path.
+    pub fn body(&self) -> RequestBody {
+        self.body
+    }
+
+    /// The request fields this route reads from the query string (spec
+    /// 11.5), in the order a client writes them; empty when the body
+    /// carries the message.
+    pub fn query_fields(&self) -> &'static [QueryField] {
+        self.query
+    }
+
+    /// The path parameters this route carries, tenant first, each with the
+    /// ProtoJSON name of the request field it fills.
+    pub fn path_fields(&self) -> impl Iterator<Item = (PathParam, &'static str)> + '_ {
+        std::iter::once((PathParam::Tenant, "tenant")).chain(self.segments.iter().filter_map(|s| {
+            match s {
+                Seg::Param(p, field) => Some((*p, *field)),
+                Seg::Lit(_) => None,
+            }
+        }))
     }
 
     /// The parameters this route's path carries, besides the tenant.
@@ -410,6 +526,15 @@ impl<'a> PathParams<'a> {
     pub fn with_tenant(mut self, tenant: impl Into<Cow<'a, str>>) -> PathParams<'a> {
         self.tenant = Some(tenant.into());
         self
+    }
+
+    /// Sets `param` to `value`.
+    pub fn with(self, param: PathParam, value: impl Into<Cow<'a, str>>) -> PathParams<'a> {
+        match param {
+            PathParam::Tenant => self.with_tenant(value),
+            PathParam::TaskId => self.with_task_id(value),
+            PathParam::ConfigId => self.with_config_id(value),
+        }
     }
 
     /// Sets the task id.
@@ -568,7 +693,7 @@ impl BasePathError {
 /// (spec 11.3), under an optional base path.
 ///
 /// ```
-/// use a2a_transport::{Router, PathParams};
+/// use a2a_transport::{http_json::{Router, PathParams}};
 /// use a2a_types::Operation;
 /// use http::Method;
 ///

@@ -5,14 +5,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use a2a_types::{
-    A2aError, AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
-    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
-    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
-    ListTasksRequest, ListTasksResponse, Operation, SendMessageRequest, SendMessageResponse,
-    StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
-};
-use futures_core::Stream;
+use a2a_types::{A2aError, A2aRequest, Operation, Reply};
 use http::HeaderMap;
 
 use crate::version::ProtocolVersion;
@@ -21,10 +14,7 @@ use crate::version::ProtocolVersion;
 /// trait is usable as `dyn A2aService`.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// The events of a streaming operation (spec 3.1.2, 3.1.6): each item a
-/// [`StreamResponse`] or the error that ended the stream.
-pub type EventStream =
-    Pin<Box<dyn Stream<Item = Result<StreamResponse, A2aError>> + Send + 'static>>;
+pub use a2a_types::EventStream;
 
 /// Who made a call, as established by authentication (spec 7.4).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -122,243 +112,184 @@ impl Default for CallContext {
     }
 }
 
-/// One method per operation of spec 3.1, implemented alike by server-side
-/// handlers (which do the work), client-side transports (which send the
-/// request over a binding) and in-process adapters, so that code written
-/// against it runs over any of them.
-///
-/// Methods take `&self` and return boxed futures, so the trait is object
-/// safe (`Arc<dyn A2aService>`). Defaults answer the spec's errors for an
-/// agent that does not offer the operation: `UnsupportedOperationError`,
-/// `PushNotificationNotSupportedError` for the four push-config operations
-/// (spec 3.1.7-3.1.10), and `ExtendedAgentCardNotConfiguredError` for
-/// [`get_extended_agent_card`](A2aService::get_extended_agent_card)
-/// (spec 3.1.11).
-pub trait A2aService: Send + Sync {
-    /// `SendMessage` (spec 3.1.1).
-    fn send_message<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: SendMessageRequest,
-    ) -> BoxFuture<'a, Result<SendMessageResponse, A2aError>> {
-        let _ = (cx, request);
-        unsupported(Operation::SendMessage)
-    }
-
-    /// `SendStreamingMessage` (spec 3.1.2).
-    fn send_streaming_message<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: SendMessageRequest,
-    ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
-        let _ = (cx, request);
-        unsupported(Operation::SendStreamingMessage)
-    }
-
-    /// `GetTask` (spec 3.1.3).
-    fn get_task<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: GetTaskRequest,
-    ) -> BoxFuture<'a, Result<Task, A2aError>> {
-        let _ = (cx, request);
-        unsupported(Operation::GetTask)
-    }
-
-    /// `ListTasks` (spec 3.1.4).
-    fn list_tasks<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: ListTasksRequest,
-    ) -> BoxFuture<'a, Result<ListTasksResponse, A2aError>> {
-        let _ = (cx, request);
-        unsupported(Operation::ListTasks)
-    }
-
-    /// `CancelTask` (spec 3.1.5).
-    fn cancel_task<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: CancelTaskRequest,
-    ) -> BoxFuture<'a, Result<Task, A2aError>> {
-        let _ = (cx, request);
-        unsupported(Operation::CancelTask)
-    }
-
-    /// `SubscribeToTask` (spec 3.1.6).
-    fn subscribe_to_task<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: SubscribeToTaskRequest,
-    ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
-        let _ = (cx, request);
-        unsupported(Operation::SubscribeToTask)
-    }
-
-    /// `CreateTaskPushNotificationConfig` (spec 3.1.7).
-    fn create_task_push_notification_config<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: TaskPushNotificationConfig,
-    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, A2aError>> {
-        let _ = (cx, request);
-        push_unsupported()
-    }
-
-    /// `GetTaskPushNotificationConfig` (spec 3.1.8).
-    fn get_task_push_notification_config<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: GetTaskPushNotificationConfigRequest,
-    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, A2aError>> {
-        let _ = (cx, request);
-        push_unsupported()
-    }
-
-    /// `ListTaskPushNotificationConfigs` (spec 3.1.9).
-    fn list_task_push_notification_configs<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: ListTaskPushNotificationConfigsRequest,
-    ) -> BoxFuture<'a, Result<ListTaskPushNotificationConfigsResponse, A2aError>> {
-        let _ = (cx, request);
-        push_unsupported()
-    }
-
-    /// `DeleteTaskPushNotificationConfig` (spec 3.1.10).
-    fn delete_task_push_notification_config<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: DeleteTaskPushNotificationConfigRequest,
-    ) -> BoxFuture<'a, Result<(), A2aError>> {
-        let _ = (cx, request);
-        push_unsupported()
-    }
-
-    /// `GetExtendedAgentCard` (spec 3.1.11).
-    fn get_extended_agent_card<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: GetExtendedAgentCardRequest,
-    ) -> BoxFuture<'a, Result<AgentCard, A2aError>> {
-        let _ = (cx, request);
-        Box::pin(std::future::ready(Err(A2aError::from_kind(
-            a2a_types::ErrorKind::ExtendedAgentCardNotConfigured,
-        ))))
-    }
-}
-
-fn unsupported<'a, T: Send + 'a>(op: Operation) -> BoxFuture<'a, Result<T, A2aError>> {
-    Box::pin(std::future::ready(Err(A2aError::unsupported_operation(
-        format!("{op} is not supported by this agent"),
-    ))))
-}
-
-fn push_unsupported<'a, T: Send + 'a>() -> BoxFuture<'a, Result<T, A2aError>> {
-    Box::pin(std::future::ready(Err(
-        A2aError::push_notification_not_supported(),
-    )))
-}
-
-macro_rules! forward_service {
-    ($($ty:ty),*) => {$(
-        impl<S: A2aService + ?Sized> A2aService for $ty {
-            fn send_message<'a>(&'a self, cx: &'a CallContext, r: SendMessageRequest) -> BoxFuture<'a, Result<SendMessageResponse, A2aError>> { (**self).send_message(cx, r) }
-            fn send_streaming_message<'a>(&'a self, cx: &'a CallContext, r: SendMessageRequest) -> BoxFuture<'a, Result<EventStream, A2aError>> { (**self).send_streaming_message(cx, r) }
-            fn get_task<'a>(&'a self, cx: &'a CallContext, r: GetTaskRequest) -> BoxFuture<'a, Result<Task, A2aError>> { (**self).get_task(cx, r) }
-            fn list_tasks<'a>(&'a self, cx: &'a CallContext, r: ListTasksRequest) -> BoxFuture<'a, Result<ListTasksResponse, A2aError>> { (**self).list_tasks(cx, r) }
-            fn cancel_task<'a>(&'a self, cx: &'a CallContext, r: CancelTaskRequest) -> BoxFuture<'a, Result<Task, A2aError>> { (**self).cancel_task(cx, r) }
-            fn subscribe_to_task<'a>(&'a self, cx: &'a CallContext, r: SubscribeToTaskRequest) -> BoxFuture<'a, Result<EventStream, A2aError>> { (**self).subscribe_to_task(cx, r) }
-            fn create_task_push_notification_config<'a>(&'a self, cx: &'a CallContext, r: TaskPushNotificationConfig) -> BoxFuture<'a, Result<TaskPushNotificationConfig, A2aError>> { (**self).create_task_push_notification_config(cx, r) }
-            fn get_task_push_notification_config<'a>(&'a self, cx: &'a CallContext, r: GetTaskPushNotificationConfigRequest) -> BoxFuture<'a, Result<TaskPushNotificationConfig, A2aError>> { (**self).get_task_push_notification_config(cx, r) }
-            fn list_task_push_notification_configs<'a>(&'a self, cx: &'a CallContext, r: ListTaskPushNotificationConfigsRequest) -> BoxFuture<'a, Result<ListTaskPushNotificationConfigsResponse, A2aError>> { (**self).list_task_push_notification_configs(cx, r) }
-            fn delete_task_push_notification_config<'a>(&'a self, cx: &'a CallContext, r: DeleteTaskPushNotificationConfigRequest) -> BoxFuture<'a, Result<(), A2aError>> { (**self).delete_task_push_notification_config(cx, r) }
-            fn get_extended_agent_card<'a>(&'a self, cx: &'a CallContext, r: GetExtendedAgentCardRequest) -> BoxFuture<'a, Result<AgentCard, A2aError>> { (**self).get_extended_agent_card(cx, r) }
+/// The trait's methods, with their defaults, from the operation table.
+macro_rules! service_methods {
+    ($(
+        $name:ident {
+            method: $method:ident, section: $section:literal, answer: $answer:ident,
+            params: $params:ty,
+            result: $result:ty,
+            reply: $reply:ty,
+            item: $item:ty,
+            default: $default:ident,
+            fields: { $($json:literal => $field:ident),* $(,)? },
+        }
+    )*) => {$(
+        #[doc = concat!("`", stringify!($name), "` (spec ", $section, ").")]
+        fn $method<'a>(
+            &'a self,
+            cx: &'a CallContext,
+            request: $params,
+        ) -> BoxFuture<'a, Result<$result, A2aError>> {
+            let _ = (cx, request);
+            not_offered(Operation::$name)
         }
     )*};
 }
 
-forward_service!(Arc<S>, Box<S>, &S);
-
-/// The answer of an operation, whatever it was: a unary result or a
-/// stream. What [`dispatch`] returns, so a binding needs one match, not eleven.
-#[allow(clippy::large_enum_variant)]
-pub enum Reply {
-    /// `SendMessage`.
-    SendMessage(SendMessageResponse),
-    /// A `Task` (`GetTask`, `CancelTask`).
-    Task(Task),
-    /// `ListTasks`.
-    ListTasks(ListTasksResponse),
-    /// A push config (create, get).
-    PushConfig(TaskPushNotificationConfig),
-    /// `ListTaskPushNotificationConfigs`.
-    PushConfigs(ListTaskPushNotificationConfigsResponse),
-    /// `DeleteTaskPushNotificationConfig`: nothing.
-    Empty,
-    /// `GetExtendedAgentCard`.
-    AgentCard(AgentCard),
-    /// `SendStreamingMessage` or `SubscribeToTask`.
-    Stream(EventStream),
+/// The typed service of spec 3.1: one method per operation, for agent
+/// authors. Server-side handlers implement it by doing the work; every
+/// default answers the spec's error for an agent that does not offer the
+/// operation: `UnsupportedOperationError`,
+/// `PushNotificationNotSupportedError` for the four push-config operations
+/// (spec 3.1.7-3.1.10), and `ExtendedAgentCardNotConfiguredError` for
+/// [`get_extended_agent_card`](A2aService::get_extended_agent_card)
+/// (spec 3.1.11).
+///
+/// Code that sits between a caller and an agent (a client transport, a
+/// retrying or fault-injecting wrapper, a user's middleware) implements
+/// [`Forward`] instead, one method for every operation, and is an
+/// `A2aService` through it. Methods take `&self` and return boxed futures,
+/// so the trait is object safe (`Arc<dyn A2aService>`).
+pub trait A2aService: Send + Sync {
+    a2a_types::operation_table!(service_methods);
 }
 
-impl std::fmt::Debug for Reply {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Reply::SendMessage(r) => f.debug_tuple("SendMessage").field(r).finish(),
-            Reply::Task(r) => f.debug_tuple("Task").field(r).finish(),
-            Reply::ListTasks(r) => f.debug_tuple("ListTasks").field(r).finish(),
-            Reply::PushConfig(r) => f.debug_tuple("PushConfig").field(r).finish(),
-            Reply::PushConfigs(r) => f.debug_tuple("PushConfigs").field(r).finish(),
-            Reply::Empty => f.write_str("Empty"),
-            Reply::AgentCard(r) => f.debug_tuple("AgentCard").field(r).finish(),
-            Reply::Stream(_) => f.write_str("Stream(..)"),
+/// The generic entry of spec 3.1: a typed request in, its reply out,
+/// whatever the operation.
+///
+/// Wrappers implement this one method rather than eleven; every
+/// `Forward` is an [`A2aService`] whose methods wrap their request into an
+/// [`A2aRequest`] and unwrap the [`Reply`]. To reach an inner service,
+/// call [`dispatch`]. A reply for another operation than the request's is
+/// answered as `InternalError`.
+///
+/// ```
+/// use a2a_transport::{dispatch, A2aService, BoxFuture, CallContext, Forward};
+/// use a2a_types::{A2aError, A2aRequest, Reply};
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+///
+/// /// Counts the calls that reach `inner`.
+/// struct Counting<S> { inner: S, calls: AtomicUsize }
+///
+/// impl<S: A2aService> Forward for Counting<S> {
+///     fn forward<'a>(&'a self, cx: &'a CallContext, request: A2aRequest)
+///         -> BoxFuture<'a, Result<Reply, A2aError>> {
+///         self.calls.fetch_add(1, Ordering::Relaxed);
+///         dispatch(&self.inner, cx, request)
+///     }
+/// }
+/// ```
+pub trait Forward: Send + Sync {
+    /// Answers `request`.
+    fn forward<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        request: A2aRequest,
+    ) -> BoxFuture<'a, Result<Reply, A2aError>>;
+}
+
+/// Every [`Forward`] is an [`A2aService`], and dispatch is the one place
+/// where a typed request meets the trait: both from the operation table.
+macro_rules! forwarding {
+    ($(
+        $name:ident {
+            method: $method:ident, section: $section:literal, answer: $answer:ident,
+            params: $params:ty,
+            result: $result:ty,
+            reply: $reply:ty,
+            item: $item:ty,
+            default: $default:ident,
+            fields: { $($json:literal => $field:ident),* $(,)? },
         }
-    }
+    )*) => {
+        impl<F: Forward + ?Sized> A2aService for F {
+            $(
+                fn $method<'a>(
+                    &'a self,
+                    cx: &'a CallContext,
+                    request: $params,
+                ) -> BoxFuture<'a, Result<$result, A2aError>> {
+                    Box::pin(async move {
+                        match self.forward(cx, A2aRequest::$name(request)).await? {
+                            Reply::$name(result) => Ok(result.into()),
+                            other => Err(wrong_reply(Operation::$name, &other)),
+                        }
+                    })
+                }
+            )*
+        }
+
+        /// Invokes the method of `service` that `request` names: the single
+        /// place where a typed request meets the trait.
+        pub fn dispatch<'a, S: A2aService + ?Sized>(
+            service: &'a S,
+            cx: &'a CallContext,
+            request: A2aRequest,
+        ) -> BoxFuture<'a, Result<Reply, A2aError>> {
+            match request {
+                $(A2aRequest::$name(r) => {
+                    let call = service.$method(cx, r);
+                    Box::pin(async move { Ok(Reply::$name(call.await?.into())) })
+                })*
+            }
+        }
+
+        /// The answer of an agent that does not offer `op` (spec 3.1).
+        fn not_offered<'a, T: Send + 'a>(op: Operation) -> BoxFuture<'a, Result<T, A2aError>> {
+            let err = match op {
+                $(Operation::$name => default_error!($default, op),)*
+            };
+            Box::pin(std::future::ready(Err(err)))
+        }
+    };
 }
 
-/// Invokes the method of `service` that `request` names: the single place
-/// where a typed request meets the trait.
-pub fn dispatch<'a, S: A2aService + ?Sized>(
-    service: &'a S,
-    cx: &'a CallContext,
-    request: a2a_jsonrpc::A2aRequest,
-) -> BoxFuture<'a, Result<Reply, A2aError>> {
-    use a2a_jsonrpc::A2aRequest as R;
-    Box::pin(async move {
-        Ok(match request {
-            R::SendMessage(r) => Reply::SendMessage(service.send_message(cx, r).await?),
-            R::SendStreamingMessage(r) => {
-                Reply::Stream(service.send_streaming_message(cx, r).await?)
-            }
-            R::GetTask(r) => Reply::Task(service.get_task(cx, r).await?),
-            R::ListTasks(r) => Reply::ListTasks(service.list_tasks(cx, r).await?),
-            R::CancelTask(r) => Reply::Task(service.cancel_task(cx, r).await?),
-            R::SubscribeToTask(r) => Reply::Stream(service.subscribe_to_task(cx, r).await?),
-            R::CreateTaskPushNotificationConfig(r) => {
-                Reply::PushConfig(service.create_task_push_notification_config(cx, r).await?)
-            }
-            R::GetTaskPushNotificationConfig(r) => {
-                Reply::PushConfig(service.get_task_push_notification_config(cx, r).await?)
-            }
-            R::ListTaskPushNotificationConfigs(r) => {
-                Reply::PushConfigs(service.list_task_push_notification_configs(cx, r).await?)
-            }
-            R::DeleteTaskPushNotificationConfig(r) => {
-                service.delete_task_push_notification_config(cx, r).await?;
-                Reply::Empty
-            }
-            R::GetExtendedAgentCard(r) => {
-                Reply::AgentCard(service.get_extended_agent_card(cx, r).await?)
-            }
-        })
-    })
+macro_rules! default_error {
+    (unsupported, $op:ident) => {
+        A2aError::unsupported_operation(format!("{} is not supported by this agent", $op))
+    };
+    (push, $op:ident) => {
+        A2aError::push_notification_not_supported()
+    };
+    (card, $op:ident) => {
+        A2aError::from_kind(a2a_types::ErrorKind::ExtendedAgentCardNotConfigured)
+    };
 }
+
+a2a_types::operation_table!(forwarding);
+
+/// A reply for another operation than the one asked: a wrapper's bug,
+/// answered rather than panicked on.
+#[cold]
+fn wrong_reply(asked: Operation, reply: &Reply) -> A2aError {
+    A2aError::internal(format!(
+        "{asked} was answered with a {} reply",
+        reply.operation()
+    ))
+}
+
+/// Pointers to a service are services, through [`dispatch`].
+macro_rules! forward_pointers {
+    ($($ty:ty),*) => {$(
+        impl<S: A2aService + ?Sized> Forward for $ty {
+            fn forward<'a>(
+                &'a self,
+                cx: &'a CallContext,
+                request: A2aRequest,
+            ) -> BoxFuture<'a, Result<Reply, A2aError>> {
+                dispatch(&**self, cx, request)
+            }
+        }
+    )*};
+}
+
+forward_pointers!(Arc<S>, Box<S>, &S);
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use a2a_types::ErrorKind;
+    use a2a_types::{ErrorKind, GetTaskRequest, Task};
     use std::task::{Context, Poll, Waker};
 
     fn block_on<F: Future>(f: F) -> F::Output {
@@ -389,7 +320,7 @@ mod tests {
         let err = block_on(dispatch(
             &*svc,
             &cx,
-            a2a_jsonrpc::A2aRequest::SubscribeToTask(Default::default()),
+            A2aRequest::SubscribeToTask(Default::default()),
         ))
         .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::UnsupportedOperation);
@@ -414,12 +345,12 @@ mod tests {
     #[test]
     fn dispatch_routes_to_the_named_method() {
         let cx = CallContext::new().with_tenant("acme");
-        let req = a2a_jsonrpc::A2aRequest::GetTask(GetTaskRequest {
+        let req = A2aRequest::GetTask(GetTaskRequest {
             id: "t-9".into(),
             ..Default::default()
         });
         match block_on(dispatch(&Tasks, &cx, req)) {
-            Ok(Reply::Task(t)) => assert_eq!(t.id, "t-9"),
+            Ok(Reply::GetTask(t)) => assert_eq!(t.id, "t-9"),
             other => panic!("unexpected {other:?}"),
         }
     }

@@ -31,7 +31,7 @@ use std::str::FromStr;
 use a2a_types::A2aError;
 use http::{HeaderMap, HeaderName};
 
-use crate::QueryParams;
+use crate::query::QueryParams;
 
 /// The `A2A-Version` header (spec 14.2.1).
 pub const A2A_VERSION: HeaderName = HeaderName::from_static("a2a-version");
@@ -57,7 +57,7 @@ pub const MAX_ECHO_LEN: usize = 32;
 /// assert_eq!(v, ProtocolVersion::V1_0);
 /// assert_eq!(v.to_string(), "1.0");
 /// assert!(ProtocolVersion::V0_3 < ProtocolVersion::V1_0);
-/// # Ok::<(), a2a_transport::VersionError>(())
+/// # Ok::<(), a2a_transport::service_params::VersionError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ProtocolVersion {
@@ -321,7 +321,7 @@ pub fn requested_version<'a>(
 /// ([`ProtocolVersion::negotiate`]).
 ///
 /// ```
-/// use a2a_transport::{negotiate_version, ProtocolVersion, QueryParams, A2A_VERSION};
+/// use a2a_transport::{http_json::QueryParams, service_params::{negotiate_version, A2A_VERSION}, ProtocolVersion};
 /// use http::HeaderMap;
 ///
 /// let served = [ProtocolVersion::V1_0];

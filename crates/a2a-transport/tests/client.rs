@@ -7,8 +7,9 @@ mod support;
 use std::sync::Arc;
 
 use a2a_transport::{
-    www_authenticate, A2aService, Binding, CallContext, ClientConfig, ClientFailure, HttpError,
-    HttpTransport, ProtocolVersion,
+    client::ClientFailure,
+    client::{www_authenticate, HttpError},
+    A2aService, Binding, CallContext, ClientConfig, HttpTransport, ProtocolVersion,
 };
 use a2a_types::{
     A2aError, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, ErrorKind,

@@ -12,7 +12,11 @@ mod support;
 use std::sync::Arc;
 
 use a2a_jsonrpc::{generate_request, A2aRequest};
-use a2a_transport::{dispatch, Binding, CallContext, HttpTransport, QueryParams, Router};
+use a2a_transport::{
+    dispatch,
+    http_json::{QueryParams, Router},
+    Binding, CallContext, HttpTransport,
+};
 use a2a_types::testing::{line_safe, Gen};
 use a2a_types::{A2aError, ErrorKind, Operation, TaskState};
 use support::{block_on, Scripted};

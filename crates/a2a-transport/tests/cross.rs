@@ -15,9 +15,15 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use a2a_transport::{
-    discover, www_authenticate, A2aServer, A2aService, BearerAuth, Binding, Body, BoxFuture,
-    CallContext, CardResolver, ClientFailure, Discovered, EventStream, HttpClient, HttpError,
-    HttpTransport, Preferences, ResilientTransport, ResponseBody, RetryPolicy, ServerConfig,
+    client::{www_authenticate, RetryPolicy},
+    client::{
+        CardResolver, ClientFailure, Discovered, HttpError, Preferences, ResilientTransport,
+        ResponseBody,
+    },
+    discover,
+    server::BearerAuth,
+    A2aServer, A2aService, Binding, Body, BoxFuture, CallContext, EventStream, HttpClient,
+    HttpTransport, ServerConfig,
 };
 use a2a_types::{
     A2aError, AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Artifact,

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use a2a_transport::{
-    discover, www_authenticate, A2aService, Binding, CallContext, CardResolver, ClientFailure,
-    Discovered, DiscoveryError, HttpError, Preferences, SelectionOrder,
+    client::{www_authenticate, SelectionOrder},
+    client::{CardResolver, ClientFailure, Discovered, DiscoveryError, HttpError, Preferences},
+    discover, A2aService, Binding, CallContext,
 };
 use a2a_types::{AgentCard, ErrorKind, GetTaskRequest};
 use serde_json::{json, Value};

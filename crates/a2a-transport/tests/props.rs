@@ -6,10 +6,13 @@ use std::borrow::Cow;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 use a2a_transport::{
-    canonical_ip, check_socket_addr, check_webhook_url, encode_extensions, ip_refusal,
-    negotiate_version, Allowlist, ExtensionLimits, PathParam, PathParams, ProtocolVersion,
-    QueryBuilder, QueryConfig, QueryParams, RequestedExtensions, Route, RouteError, Router,
-    SsrfError, WebhookHost, A2A_EXTENSIONS, A2A_VERSION,
+    http_json::{PathParam, Router},
+    http_json::{PathParams, QueryBuilder, QueryConfig, QueryParams, Route, RouteError},
+    service_params::{encode_extensions, A2A_VERSION},
+    service_params::{negotiate_version, ExtensionLimits, RequestedExtensions, A2A_EXTENSIONS},
+    webhook::{canonical_ip, WebhookHost},
+    webhook::{check_socket_addr, check_webhook_url, ip_refusal, Allowlist, SsrfError},
+    ProtocolVersion,
 };
 use a2a_types::Operation;
 use http::{HeaderMap, HeaderValue, Method};
@@ -298,7 +301,7 @@ proptest! {
         };
         let mut allow = Allowlist::new();
         allow.allow_ip(ip);
-        prop_assert!(a2a_transport::check_ip(ip, &allow).is_ok());
+        prop_assert!(a2a_transport::webhook::check_ip(ip, &allow).is_ok());
         prop_assert!(allow.allow(&ip.to_string()).is_ok());
     }
 }

@@ -8,8 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_transport::{
-    A2aService, Binding, CallContext, ClientFailure, HttpError, HttpTransport, ResilientStream,
-    ResilientTransport, RetryPolicy,
+    client::{ClientFailure, RetryPolicy},
+    client::{HttpError, ResilientStream, ResilientTransport},
+    A2aService, Binding, CallContext, HttpTransport,
 };
 use a2a_types::{
     A2aError, AgentCard, ErrorKind, Message, SendMessageRequest, StreamResponse,

@@ -112,6 +112,17 @@ impl DecodeError {
         &self.0.message
     }
 
+    /// A [`DecodeErrorKind::Data`] error at the top level.
+    pub(crate) fn data(message: &str) -> DecodeError {
+        DecodeError(Box::new(Inner {
+            kind: DecodeErrorKind::Data,
+            path: String::new(),
+            line: 0,
+            column: 0,
+            message: message.to_owned(),
+        }))
+    }
+
     fn too_large(len: usize, max: usize) -> DecodeError {
         DecodeError(Box::new(Inner {
             kind: DecodeErrorKind::TooLarge,

@@ -145,7 +145,7 @@ pub use error::{
 };
 pub use events::{StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent};
 pub use message::{Artifact, Message, Part, PartContent, Role};
-pub use operation::Operation;
+pub use operation::{A2aRequest, Empty, EventStream, Operation, Reply};
 pub use protojson::{Struct, UnknownEnumValue};
 pub use push::{AuthenticationInfo, TaskPushNotificationConfig};
 pub use reconstruct::{apply, Applied, ReconstructError, TaskSnapshot};

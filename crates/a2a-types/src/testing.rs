@@ -297,6 +297,12 @@ pub trait Generate: Sized {
     fn generate(g: &mut Gen) -> Self;
 }
 
+impl Generate for crate::Empty {
+    fn generate(_: &mut Gen) -> crate::Empty {
+        crate::Empty
+    }
+}
+
 impl Generate for Part {
     fn generate(g: &mut Gen) -> Part {
         let content = match g.below(4) {

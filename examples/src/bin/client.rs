@@ -10,7 +10,7 @@
 use std::process::ExitCode;
 
 use a2a_examples::{converse, HyperClient};
-use a2a_transport::{discover, Binding, CallContext, Preferences};
+use a2a_transport::{client::Preferences, discover, Binding, CallContext};
 use http::header::{HeaderValue, AUTHORIZATION};
 
 const USAGE: &str = "usage: client <agent base URL> [--binding jsonrpc|rest] [--bearer TOKEN]\n\

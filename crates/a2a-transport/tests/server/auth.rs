@@ -2,8 +2,9 @@
 //! the check before anything reveals whether a task exists.
 
 use a2a_transport::{
-    A2aServer, AnyOf, ApiKeyAuth, AuthOutcome, AuthRequest, Authenticator, BasicAuth, BearerAuth,
-    BoxFuture, Principal, ServerConfig,
+    server::{AnyOf, BearerAuth},
+    server::{ApiKeyAuth, AuthOutcome, AuthRequest, Authenticator, BasicAuth},
+    A2aServer, BoxFuture, Principal, ServerConfig,
 };
 use a2a_types::{APIKeySecurityScheme, AgentCard, HTTPAuthSecurityScheme, SecurityRequirement};
 use bytes::Bytes;

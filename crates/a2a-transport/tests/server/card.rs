@@ -1,7 +1,7 @@
 //! The public agent card at its well-known path, with caching (spec 8.2,
 //! 8.6).
 
-use a2a_transport::{A2aServer, ServerConfig, AGENT_CARD_PATH};
+use a2a_transport::{server::AGENT_CARD_PATH, A2aServer, ServerConfig};
 use a2a_types::{AgentCard, SecurityRequirement};
 use bytes::Bytes;
 use http::{Method, Request};
@@ -28,7 +28,7 @@ fn the_card_is_served_as_json_with_cache_headers() {
         etag.starts_with('"') && etag.ends_with('"') && !etag.starts_with("W/"),
         "strong: {etag}"
     );
-    assert_eq!(etag, a2a_transport::strong_etag(&a.body));
+    assert_eq!(etag, a2a_transport::server::strong_etag(&a.body));
     let card: AgentCard = a2a_types::from_slice(&a.body).unwrap();
     assert_eq!(&card, server.card());
     // No version header is needed for discovery.

@@ -12,8 +12,9 @@ use crate::support::*;
 fn bare_server() -> A2aServer<Memory> {
     let mut card = full_card();
     card.capabilities = AgentCapabilities::default();
-    let config = ServerConfig::new()
-        .with_authenticator(a2a_transport::BearerAuth::new("bearer").with_token("t0k3n", "alice"));
+    let config = ServerConfig::new().with_authenticator(
+        a2a_transport::server::BearerAuth::new("bearer").with_token("t0k3n", "alice"),
+    );
     A2aServer::new(Memory::default(), card, config).unwrap()
 }
 
@@ -113,8 +114,9 @@ fn the_extended_card_needs_an_authenticated_caller() {
     // Declared and authenticated, but the handler has none configured.
     struct NoCard;
     impl a2a_transport::A2aService for NoCard {}
-    let config = ServerConfig::new()
-        .with_authenticator(a2a_transport::BearerAuth::new("bearer").with_token("t0k3n", "alice"));
+    let config = ServerConfig::new().with_authenticator(
+        a2a_transport::server::BearerAuth::new("bearer").with_token("t0k3n", "alice"),
+    );
     let server = A2aServer::new(NoCard, full_card(), config).unwrap();
     let a = rpc(&server, "GetExtendedAgentCard", json!({}), auth);
     assert_eq!(rpc_error(&a).0, -32007);

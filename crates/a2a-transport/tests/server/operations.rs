@@ -1,6 +1,7 @@
 //! Every operation over both bindings, with the same results.
 
-use a2a_transport::{dispatch, CallContext, Principal, Reply};
+use a2a_transport::{dispatch, CallContext, Principal};
+use a2a_types::Reply;
 use http::Method;
 use serde_json::{json, Value};
 
@@ -256,14 +257,7 @@ fn run_in_process(step: &Step, service: &Memory) -> Outcome {
     }
     let value = |v: Result<Value, serde_json::Error>| Outcome::Value(v.unwrap());
     match block_on(dispatch(service, &cx, request)) {
-        Ok(Reply::SendMessage(r)) => value(serde_json::to_value(r)),
-        Ok(Reply::Task(r)) => value(serde_json::to_value(r)),
-        Ok(Reply::ListTasks(r)) => value(serde_json::to_value(r)),
-        Ok(Reply::PushConfig(r)) => value(serde_json::to_value(r)),
-        Ok(Reply::PushConfigs(r)) => value(serde_json::to_value(r)),
-        Ok(Reply::AgentCard(r)) => value(serde_json::to_value(r)),
-        Ok(Reply::Empty) => Outcome::Value(json!({})),
-        Ok(Reply::Stream(mut events)) => {
+        Ok(Reply::SendStreamingMessage(mut events) | Reply::SubscribeToTask(mut events)) => {
             let mut out = Vec::new();
             let mut task_cx = std::task::Context::from_waker(std::task::Waker::noop());
             while let std::task::Poll::Ready(Some(item)) =
@@ -273,6 +267,7 @@ fn run_in_process(step: &Step, service: &Memory) -> Outcome {
             }
             Outcome::Events(out)
         }
+        Ok(unary) => value(serde_json::to_value(&unary)),
         Err(e) => Outcome::Error(e.code().0, e.error_info().unwrap().reason.clone()),
     }
 }

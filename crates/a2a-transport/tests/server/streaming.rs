@@ -169,8 +169,8 @@ fn subscribing_to_a_terminal_task_is_unsupported() {
 
 #[test]
 fn keep_alive_frames_are_ignored_by_decoders() {
-    let mut wire = a2a_transport::keep_alive_frame().to_vec();
+    let mut wire = a2a_transport::server::keep_alive_frame().to_vec();
     wire.extend_from_slice(&stream_rest("x").body);
-    wire.extend_from_slice(&a2a_transport::keep_alive_frame());
+    wire.extend_from_slice(&a2a_transport::server::keep_alive_frame());
     assert_eq!(sse_events(&wire).len(), 4);
 }

@@ -304,8 +304,9 @@ pub fn full_card() -> AgentCard {
 /// A server over a fresh [`Memory`] agent with the full card, accepting
 /// the bearer token `t0k3n` as `alice`.
 pub fn memory_server() -> A2aServer<Memory> {
-    let config = ServerConfig::new()
-        .with_authenticator(a2a_transport::BearerAuth::new("bearer").with_token("t0k3n", "alice"));
+    let config = ServerConfig::new().with_authenticator(
+        a2a_transport::server::BearerAuth::new("bearer").with_token("t0k3n", "alice"),
+    );
     A2aServer::new(Memory::default(), full_card(), config).unwrap()
 }
 

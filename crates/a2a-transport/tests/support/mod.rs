@@ -10,7 +10,10 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use a2a_transport::{BoxFuture, HttpClient, HttpError, ResponseBody};
+use a2a_transport::{
+    client::{HttpError, ResponseBody},
+    BoxFuture, HttpClient,
+};
 use bytes::Bytes;
 use futures_core::Stream;
 use serde_json::Value;
@@ -223,7 +226,7 @@ impl Clock {
     }
 }
 
-impl a2a_transport::Timer for Clock {
+impl a2a_transport::client::Timer for Clock {
     fn sleep(&self, d: Duration) -> BoxFuture<'static, ()> {
         self.0.lock().unwrap().push(d);
         Box::pin(async {})

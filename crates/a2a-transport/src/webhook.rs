@@ -374,7 +374,7 @@ impl<'u> WebhookTarget<'u> {
 /// be checked after resolution with [`WebhookTarget::check_connect_addr`].
 ///
 /// ```
-/// use a2a_transport::{check_webhook_url, Allowlist, RefusalReason, SsrfError};
+/// use a2a_transport::{webhook::{check_webhook_url, SsrfError}, webhook::{Allowlist, RefusalReason}};
 ///
 /// let allow = Allowlist::new();
 /// assert!(check_webhook_url("https://hooks.example.com/a2a?t=1", &allow).is_ok());

@@ -1,73 +1,26 @@
-//! The server entry point: one pure function from an
-//! `http::Request<Bytes>` to an `http::Response<Body>`, serving the agent
-//! card (spec 8.2), the JSON-RPC binding (spec 9) and the HTTP+JSON
-//! binding (spec 11) over one [`A2aService`].
-//!
-//! # The order of checks
-//!
-//! Every A2A request goes through the same steps on both bindings, so that
-//! the same request gets the same error whichever binding carries it:
-//!
-//! 1. **Transport**: path length (414), `Content-Length` and body size
-//!    (413, before the body is parsed), route or JSON-RPC endpoint (404,
-//!    405 with `Allow`), query string (400), `Content-Type` (415).
-//! 2. **Authentication** (401 with challenges, 403): before anything that
-//!    could reveal whether a task exists.
-//! 3. **`A2A-Version`** (spec 3.6): `VersionNotSupportedError`, before the
-//!    body is interpreted, so a 0.3 client (no header) learns that its
-//!    version is the problem rather than that `message/send` is unknown.
-//! 4. **`A2A-Extensions`** (spec 3.2.6, 3.3.4): malformed lists are
-//!    `InvalidRequestError`; a required extension not requested is
-//!    `ExtensionSupportRequiredError`.
-//! 5. **Request decoding and validation**: JSON-RPC envelope and params
-//!    (`-32700`, `-32600`, `-32601`, `-32602`), HTTP+JSON body, path and
-//!    query (400 with `google.rpc.BadRequest`).
-//! 6. **Capability gating** from the card (spec 3.3.4, 13.3).
-//! 7. **The handler**, through [`dispatch`]. For a streaming operation the
-//!    first event is awaited before answering, so that an error the handler
-//!    reports before any event (an unknown task, say) is an ordinary error
-//!    response with its HTTP status rather than a 200 stream holding one
-//!    error frame (the official SDKs do the same).
-//!
-//! # Decisions
-//!
-//! - **Routing**: the card path first, then the JSON-RPC path (exact
-//!   match), then the HTTP+JSON routes. An error before the binding is
-//!   known (414, 413) uses the JSON-RPC error body on the JSON-RPC path
-//!   (or when HTTP+JSON is off) and the `google.rpc.Status` body elsewhere.
-//! - **Defaults**: JSON-RPC at `/`, HTTP+JSON at the root, bodies up to
-//!   16 MiB, version 1.0 only. The two bindings can share the root: no
-//!   HTTP+JSON route is `POST /`.
-//! - **A `Principal` in the request's extensions** (put there by a host
-//!   middleware) is taken as authenticated, without calling the
-//!   [`Authenticator`].
-//! - **Panics** in the handler, its streams or the authenticator are
-//!   caught and answered as `InternalError` (500 / `-32603`), never
-//!   unwound into the host.
+//! [`A2aServer`]: the server entry point and its pipeline (the `server`
+//! module's documentation gives the order of checks).
 
 use std::fmt;
 use std::sync::Arc;
 
-use a2a_jsonrpc::{A2aRequest, Empty};
-use std::task::Poll;
-
-use a2a_types::{A2aError, AgentCard, ErrorKind, FieldViolation, StreamResponse};
+use a2a_types::{A2aError, A2aRequest, AgentCard, ErrorKind};
 use bytes::Bytes;
 use http::header::CONTENT_LENGTH;
 use http::request::Parts;
 use http::{HeaderValue, Method, Request, Response, StatusCode};
-use serde::{Serialize, Serializer};
 
-use crate::auth::{challenges, security_required, AuthOutcome, AuthRequest, Authenticator};
+use crate::auth::{challenges, security_required, AuthOutcome, Authenticator};
 use crate::binding::Binding;
 use crate::body::Body;
 use crate::card::{AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL};
 use crate::extensions::{ExtensionLimits, RequestedExtensions};
 use crate::gate::{check_capabilities, required_extensions};
-use crate::query::{QueryConfig, QueryError, QueryParams};
+use crate::pipeline::{next_event, Answer, CallHead, Framed};
+use crate::query::{QueryConfig, QueryParams};
 use crate::route::{BasePathError, RouteError, Router};
-use crate::service::{dispatch, A2aService, BoxFuture, CallContext, EventStream, Principal, Reply};
-use crate::unwind::{catch, panicked, poll_next_caught};
+use crate::service::{dispatch, A2aService, BoxFuture, CallContext, Principal};
+use crate::unwind::{catch, panicked};
 use crate::version::{negotiate_version, ProtocolVersion};
 use crate::{jsonrpc_binding, rest_binding};
 
@@ -79,7 +32,7 @@ pub const DEFAULT_MAX_BODY_SIZE: usize = 16 * 1024 * 1024;
 /// the versions served and the authentication hook.
 ///
 /// ```
-/// use a2a_transport::{BearerAuth, ServerConfig};
+/// use a2a_transport::{server::BearerAuth, ServerConfig};
 ///
 /// let config = ServerConfig::new()
 ///     .with_jsonrpc_path("/rpc")
@@ -431,23 +384,26 @@ impl<S: A2aService> A2aServer<S> {
                     "request path is {path_len} bytes, over the limit of {}",
                     self.config.max_path_len
                 ),
-            )
-            .with_http_status(414);
-            return Some(self.transport_error(binding, &err));
+            );
+            return Some(self.transport_error(binding, &err, StatusCode::URI_TOO_LONG));
         }
         match content_length(head) {
-            Ok(Some(len)) if len > self.config.max_body_size as u64 => {
-                Some(self.transport_error(binding, &self.too_large(len)))
-            }
+            Ok(Some(len)) if len > self.config.max_body_size as u64 => Some(self.transport_error(
+                binding,
+                &self.too_large(len),
+                StatusCode::PAYLOAD_TOO_LARGE,
+            )),
             Ok(_) => None,
-            Err(err) => Some(self.transport_error(binding, &err)),
+            Err(err) => Some(self.transport_error(binding, &err, StatusCode::BAD_REQUEST)),
         }
     }
 
-    /// Answers one request. Never panics, and every error response carries
-    /// the binding's error body. A streaming answer's body is a
-    /// [`Body::Stream`] of SSE frames; the host writes them as they come
-    /// (and may interleave [`keep_alive_frame`](crate::keep_alive_frame)s).
+    /// Answers one HTTP request: the card, or a call on one of the
+    /// bindings driven through [`serve`](A2aServer::serve). Never panics,
+    /// and every error response carries the binding's error body. A
+    /// streaming answer's body is a [`Body::Stream`] of SSE frames; the
+    /// host writes them as they come (and may interleave
+    /// [`keep_alive_frame`](crate::keep_alive_frame)s).
     pub fn handle(&self, request: Request<Bytes>) -> BoxFuture<'_, Response<Body>> {
         Box::pin(async move {
             let (head, body) = request.into_parts();
@@ -457,88 +413,156 @@ impl<S: A2aService> A2aServer<S> {
             let path = head.uri.path();
             if body.len() > self.config.max_body_size {
                 let err = self.too_large(body.len() as u64);
-                return self.transport_error(self.binding_for(path), &err);
+                return self.transport_error(
+                    self.binding_for(path),
+                    &err,
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                );
             }
             if self.config.serve_card && path == AGENT_CARD_PATH {
                 return self.card_resource.respond(&head.method, &head.headers);
             }
+            let query = QueryParams::parse_with(head.uri.query().unwrap_or(""), &self.config.query);
             if self.config.jsonrpc_path.as_deref() == Some(path) {
-                return jsonrpc_binding::handle(self, head, body).await;
+                return match jsonrpc_binding::frame(&head, &body, &query, &self.challenges) {
+                    Ok(call) => self.run(call).await,
+                    Err(refused) => refused,
+                };
             }
             match &self.router {
-                Some(router) => rest_binding::handle(self, router, head, body).await,
+                Some(router) => {
+                    let limits = rest_binding::Limits {
+                        max_body_size: self.config.max_body_size,
+                    };
+                    match rest_binding::frame(
+                        router,
+                        &head,
+                        &body,
+                        &query,
+                        &self.challenges,
+                        limits,
+                    ) {
+                        Ok(call) => self.run(call).await,
+                        Err(refused) => refused,
+                    }
+                }
                 None => {
                     let err =
-                        A2aError::new(ErrorKind::MethodNotFound, "no A2A endpoint at this path")
-                            .with_http_status(404);
-                    self.transport_error(Binding::JsonRpc, &err)
+                        A2aError::new(ErrorKind::MethodNotFound, "no A2A endpoint at this path");
+                    self.transport_error(Binding::JsonRpc, &err, StatusCode::NOT_FOUND)
                 }
             }
         })
     }
 
-    fn binding_for(&self, path: &str) -> Binding {
-        if self.config.jsonrpc_path.as_deref() == Some(path) || self.router.is_none() {
-            Binding::JsonRpc
-        } else {
-            Binding::HttpJson
+    /// Drives one framed request through the pipeline.
+    async fn run<'a, F: Framed<'a> + Send>(&self, mut call: F) -> Response<Body> {
+        let head = call.head();
+        let answer = self.serve(head, || call.decode()).await;
+        call.respond(answer)
+    }
+
+    /// The pipeline: steps 2-7 of the order of checks, the same for every
+    /// binding and for any custom transport.
+    ///
+    /// `head` carries the service parameters and the credentials; `decode`
+    /// reads the typed request, and is called only once the caller is
+    /// admitted, so an anonymous caller never makes the server decode a
+    /// body. Then the request's REQUIRED fields are validated, its tenant
+    /// is put in the [`CallContext`], the card's capability gates are
+    /// applied, and the handler is called; for a streaming operation its
+    /// first event is awaited, so that an error before it is an ordinary
+    /// error. Panics in the authenticator, the handler and the first poll
+    /// of its stream are answered as `InternalError`.
+    ///
+    /// ```
+    /// use a2a_transport::server::{A2aServer, Answer, CallHead, ServerConfig};
+    /// use a2a_transport::A2aService;
+    /// use a2a_types::{A2aRequest, AgentCard, ErrorKind, GetTaskRequest};
+    /// use http::{Extensions, HeaderMap};
+    ///
+    /// struct Agent;
+    /// impl A2aService for Agent {}
+    /// let server = A2aServer::new(Agent, AgentCard::default(), ServerConfig::new())?;
+    ///
+    /// let mut metadata = HeaderMap::new();
+    /// metadata.insert("a2a-version", "1.0".parse()?);
+    /// let extensions = Extensions::new();
+    /// let head = CallHead::new(&metadata, &extensions);
+    /// let request = A2aRequest::GetTask(GetTaskRequest { id: "t-1".into(), ..Default::default() });
+    /// let answer = block_on(server.serve(head, || Ok(request)));
+    /// assert_eq!(answer.unwrap_err().kind(), ErrorKind::UnsupportedOperation);
+    ///
+    /// // Without A2A-Version the caller speaks 0.3, which is not served.
+    /// let empty = HeaderMap::new();
+    /// let answer = block_on(server.serve(CallHead::new(&empty, &extensions), || unreachable!()));
+    /// assert_eq!(answer.unwrap_err().kind(), ErrorKind::VersionNotSupported);
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    /// #     loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub async fn serve<F>(&self, head: CallHead<'_>, decode: F) -> Result<Answer, A2aError>
+    where
+        F: FnOnce() -> Result<A2aRequest, A2aError>,
+    {
+        let mut cx = self.admit(head).await?;
+        let request = decode()?;
+        let violations = request.validate();
+        if !violations.is_empty() {
+            return Err(A2aError::invalid_params(violations));
+        }
+        let tenant = request.tenant();
+        if !tenant.is_empty() {
+            cx.tenant = Some(tenant.to_owned());
+        }
+        check_capabilities(&self.card, &request, cx.principal.as_ref())?;
+        let reply = catch(dispatch(&self.service, &cx, request))
+            .await
+            .map_err(|()| panicked("handler"))??;
+        match reply {
+            a2a_types::Reply::SendStreamingMessage(mut events)
+            | a2a_types::Reply::SubscribeToTask(mut events) => {
+                match next_event(&mut events).await {
+                    Ok(Some(Ok(first))) => Ok(Answer::Stream {
+                        first,
+                        rest: events,
+                    }),
+                    Ok(Some(Err(e))) => Err(e),
+                    Ok(None) => Ok(Answer::EmptyStream),
+                    Err(()) => Err(panicked("event stream")),
+                }
+            }
+            unary => Ok(Answer::Unary(unary)),
         }
     }
 
-    fn too_large(&self, len: u64) -> A2aError {
-        A2aError::new(
-            ErrorKind::InvalidRequest,
-            format!(
-                "request body of {len} bytes exceeds the limit of {} bytes",
-                self.config.max_body_size
-            ),
-        )
-        .with_http_status(413)
-    }
-
-    /// A transport-level error (its HTTP status is the error's) in the
-    /// body of `binding`.
-    pub(crate) fn transport_error(&self, binding: Binding, err: &A2aError) -> Response<Body> {
-        match binding {
-            Binding::JsonRpc => jsonrpc_binding::error_response(
-                self,
-                &a2a_jsonrpc::Id::Null,
-                err,
-                Some(status_of(err)),
-            ),
-            Binding::HttpJson => rest_binding::error_response(self, err),
-        }
-    }
-
-    /// Steps 2-4 of the module docs: authentication, version, extensions.
-    /// The context it returns has everything but the tenant.
-    pub(crate) async fn admit(
-        &self,
-        head: &Parts,
-        query: &QueryParams<'_>,
-    ) -> Result<CallContext, A2aError> {
+    /// Steps 2-4: authentication, version, extensions. The context it
+    /// returns has everything but the tenant.
+    async fn admit(&self, head: CallHead<'_>) -> Result<CallContext, A2aError> {
         let principal = self.authenticate(head).await?;
-        let version = negotiate_version(&self.config.versions, &head.headers, Some(query))?;
-        let requested = RequestedExtensions::from_request(
-            &head.headers,
-            Some(query),
-            &self.config.extension_limits,
-        )
-        .map_err(|e| A2aError::new(ErrorKind::InvalidRequest, e.to_string()))?;
+        let headers = head.metadata();
+        let version = negotiate_version(&self.config.versions, headers, head.query())?;
+        let requested =
+            RequestedExtensions::from_request(headers, head.query(), &self.config.extension_limits)
+                .map_err(|e| A2aError::new(ErrorKind::InvalidRequest, e.to_string()))?;
         requested.require_all(required_extensions(&self.card))?;
         let mut cx = CallContext::new()
             .with_version(version)
             .with_extensions(requested.iter())
-            .with_headers(head.headers.clone());
+            .with_headers(headers.clone());
         cx.principal = principal;
         Ok(cx)
     }
 
-    async fn authenticate(&self, head: &Parts) -> Result<Option<Principal>, A2aError> {
-        let outcome = if let Some(p) = head.extensions.get::<Principal>() {
+    async fn authenticate(&self, head: CallHead<'_>) -> Result<Option<Principal>, A2aError> {
+        let request = head.auth_request();
+        let outcome = if let Some(p) = request.extensions.get::<Principal>() {
             AuthOutcome::Authenticated(p.clone())
         } else if let Some(auth) = &self.config.authenticator {
-            catch(auth.authenticate(AuthRequest::from_parts(head)))
+            catch(auth.authenticate(request))
                 .await
                 .map_err(|()| panicked("authenticator"))?
         } else {
@@ -558,96 +582,41 @@ impl<S: A2aService> A2aServer<S> {
         }
     }
 
-    /// Steps 6-7 of the module docs: capability gating, then the handler;
-    /// for a stream, its first event is awaited.
-    pub(crate) async fn call(
+    fn binding_for(&self, path: &str) -> Binding {
+        if self.config.jsonrpc_path.as_deref() == Some(path) || self.router.is_none() {
+            Binding::JsonRpc
+        } else {
+            Binding::HttpJson
+        }
+    }
+
+    fn too_large(&self, len: u64) -> A2aError {
+        A2aError::new(
+            ErrorKind::InvalidRequest,
+            format!(
+                "request body of {len} bytes exceeds the limit of {} bytes",
+                self.config.max_body_size
+            ),
+        )
+    }
+
+    /// A transport-level error, answered with `status` in the body of
+    /// `binding`.
+    fn transport_error(
         &self,
-        mut cx: CallContext,
-        request: A2aRequest,
-    ) -> Result<Answer, A2aError> {
-        let tenant = request_tenant(&request);
-        if !tenant.is_empty() {
-            cx.tenant = Some(tenant.to_owned());
+        binding: Binding,
+        err: &A2aError,
+        status: StatusCode,
+    ) -> Response<Body> {
+        match binding {
+            Binding::JsonRpc => jsonrpc_binding::error_response(
+                &a2a_jsonrpc::Id::Null,
+                err,
+                Some(status),
+                &self.challenges,
+            ),
+            Binding::HttpJson => rest_binding::error_response(err, status, &self.challenges),
         }
-        check_capabilities(&self.card, &request, cx.principal.as_ref())?;
-        let reply = catch(dispatch(&self.service, &cx, request))
-            .await
-            .map_err(|()| panicked("handler"))??;
-        match reply {
-            Reply::Stream(mut events) => match next_event(&mut events).await {
-                Ok(Some(Ok(first))) => Ok(Answer::Stream {
-                    first,
-                    rest: events,
-                }),
-                Ok(Some(Err(e))) => Err(e),
-                Ok(None) => Ok(Answer::EmptyStream),
-                Err(()) => Err(panicked("event stream")),
-            },
-            unary => Ok(Answer::Unary(unary)),
-        }
-    }
-}
-
-/// What a call answered, ready for a binding to encode.
-pub(crate) enum Answer {
-    /// A unary result (never [`Reply::Stream`]).
-    Unary(Reply),
-    /// A stream, with its first event already taken.
-    Stream {
-        first: StreamResponse,
-        rest: EventStream,
-    },
-    /// A stream that ended before its first event.
-    EmptyStream,
-}
-
-/// The next item of `events`, or `Err(())` if polling it panicked.
-async fn next_event(
-    events: &mut EventStream,
-) -> Result<Option<Result<StreamResponse, A2aError>>, ()> {
-    std::future::poll_fn(|cx| match poll_next_caught(events, cx) {
-        Ok(Poll::Pending) => Poll::Pending,
-        Ok(Poll::Ready(item)) => Poll::Ready(Ok(item)),
-        Err(()) => Poll::Ready(Err(())),
-    })
-    .await
-}
-
-/// Serializes the result of a unary reply: the bare JSON of spec 11.4, or
-/// the `result` of a JSON-RPC response (spec 9.4).
-pub(crate) struct ReplyJson<'a>(pub(crate) &'a Reply);
-
-impl Serialize for ReplyJson<'_> {
-    fn serialize<Z: Serializer>(&self, s: Z) -> Result<Z::Ok, Z::Error> {
-        match self.0 {
-            Reply::SendMessage(r) => r.serialize(s),
-            Reply::Task(r) => r.serialize(s),
-            Reply::ListTasks(r) => r.serialize(s),
-            Reply::PushConfig(r) => r.serialize(s),
-            Reply::PushConfigs(r) => r.serialize(s),
-            Reply::Empty => Empty.serialize(s),
-            Reply::AgentCard(r) => r.serialize(s),
-            Reply::Stream(_) => Err(serde::ser::Error::custom(
-                "a stream has no single JSON value",
-            )),
-        }
-    }
-}
-
-/// The `tenant` field of a request (empty when unset).
-fn request_tenant(request: &A2aRequest) -> &str {
-    use A2aRequest as R;
-    match request {
-        R::SendMessage(r) | R::SendStreamingMessage(r) => &r.tenant,
-        R::GetTask(r) => &r.tenant,
-        R::ListTasks(r) => &r.tenant,
-        R::CancelTask(r) => &r.tenant,
-        R::SubscribeToTask(r) => &r.tenant,
-        R::CreateTaskPushNotificationConfig(r) => &r.tenant,
-        R::GetTaskPushNotificationConfig(r) => &r.tenant,
-        R::ListTaskPushNotificationConfigs(r) => &r.tenant,
-        R::DeleteTaskPushNotificationConfig(r) => &r.tenant,
-        R::GetExtendedAgentCard(r) => &r.tenant,
     }
 }
 
@@ -666,15 +635,13 @@ fn content_length(head: &Parts) -> Result<Option<u64>, A2aError> {
                     return Err(A2aError::new(
                         ErrorKind::InvalidRequest,
                         "the Content-Length header is not a decimal length",
-                    )
-                    .with_http_status(400))
+                    ))
                 }
                 (Some(n), Some(m)) if n != m => {
                     return Err(A2aError::new(
                         ErrorKind::InvalidRequest,
                         "the Content-Length headers disagree",
-                    )
-                    .with_http_status(400))
+                    ))
                 }
                 (Some(n), _) => found = Some(n),
             }
@@ -712,27 +679,4 @@ fn check_jsonrpc_path(path: &str) -> Result<(), ConfigError> {
         return fail("must not contain `?`, `#`, whitespace or control characters");
     }
     Ok(())
-}
-
-/// The HTTP status of `err` as a `StatusCode` (500 if out of range).
-pub(crate) fn status_of(err: &A2aError) -> StatusCode {
-    StatusCode::from_u16(err.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
-}
-
-/// The `google.rpc.BadRequest`-carrying error for a query string that
-/// does not parse or a parameter that does not read (spec 11.5): 414 for
-/// an over-long query, else 400.
-pub(crate) fn query_error(err: &QueryError) -> A2aError {
-    match err {
-        QueryError::TooLong { .. } => {
-            A2aError::new(ErrorKind::InvalidRequest, err.to_string()).with_http_status(414)
-        }
-        QueryError::TooManyParams { .. } | QueryError::EmptyName { .. } => {
-            A2aError::new(ErrorKind::InvalidRequest, err.to_string()).with_http_status(400)
-        }
-        _ => A2aError::invalid_params(vec![FieldViolation {
-            field: err.param().unwrap_or("(query)").to_owned(),
-            description: err.to_string(),
-        }]),
-    }
 }

@@ -1,69 +1,17 @@
-//! The client-side transport: [`HttpTransport`] implements
-//! [`A2aService`] by sending each call over one of the two HTTP bindings,
-//! JSON-RPC (spec 9) or HTTP+JSON (spec 11), through the host's
-//! [`HttpClient`].
-//!
-//! # Requests
-//!
-//! - **JSON-RPC** (spec 9.3): `POST` to the interface URL, the envelope
-//!   written by [`a2a_jsonrpc::encode_request`] with a fresh numeric id per
-//!   call (a counter from 1), `Content-Type: application/json`.
-//! - **HTTP+JSON** (spec 11.3-11.5): method and path from the route table
-//!   ([`Router::build_path`], under the interface URL's path, with the
-//!   `/{tenant}` prefix); `GET` and `DELETE` carry their remaining fields in
-//!   the query (`historyLength`, `pageSize`, `pageToken`, `contextId`,
-//!   `status`, `statusTimestampAfter`, `includeArtifacts`), `POST` carries
-//!   the whole request message as `application/a2a+json` (fields bound in
-//!   the path are repeated in the body, which `google.api.http` transcoders
-//!   and the SDKs' servers accept, and which keeps servers that validate
-//!   the body alone working). `SubscribeToTask` is sent as the proto's
-//!   `GET` (DESIGN.md: follow the proto on output).
-//! - **Headers on every request**: `A2A-Version: 1.0` (spec 3.6.1),
-//!   `A2A-Extensions` from [`CallContext::extensions`] (spec 3.2.6),
-//!   `Accept`, `Content-Type` when there is a body, and the context's
-//!   extra [`headers`](CallContext::headers) (`Authorization`, say). The
-//!   headers the transport manages replace same-named extra headers.
-//! - **Tenant** (spec 8.3.2, multi-tenancy): a request's own non-empty
-//!   `tenant` is kept; otherwise it is [`CallContext::tenant`], otherwise
-//!   the transport's (the selected interface's) tenant.
-//! - **Version**: the transport speaks 1.0 only. A context asking for
-//!   another version fails locally with `VersionNotSupportedError` rather
-//!   than sending 1.0 payloads under another version's name.
-//!
-//! # Responses
-//!
-//! - Success bodies are read up to [`ClientConfig::max_response_body`]
-//!   and decoded into the typed result: JSON-RPC with
-//!   [`a2a_jsonrpc::decode_response`] (which checks the id), HTTP+JSON
-//!   straight into the result type. A body that does not decode, or a
-//!   non-JSON `Content-Type`, is `InvalidAgentResponseError`.
-//! - Error statuses are decoded from the binding's error body when it is
-//!   JSON (a JSON-RPC error object, or a `google.rpc.Status` body,
-//!   spec 9.5, 11.6), read up to [`ClientConfig::max_error_body`];
-//!   otherwise (an HTML page from a proxy, an empty body, a body too large)
-//!   the status alone decides ([`A2aError::from_status`]): `401` is
-//!   `Unauthenticated`, `403` `PermissionDenied`, whatever the body.
-//!   `WWW-Authenticate` challenges are kept on authentication errors
-//!   ([`www_authenticate`](crate::www_authenticate)).
-//! - Streams ([`SseStream`]) must be `text/event-stream`; see there.
-//! - Failures of the HTTP stack are marked [`ClientFailure`]s.
+//! [`HttpTransport`]: the client side of both HTTP bindings (the `client`
+//! module's documentation gives its exact requests).
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use a2a_jsonrpc::{decode_response, methods, A2aRequest, Id, Method};
+use a2a_jsonrpc::{decode_reply, Id};
 use a2a_types::{
-    A2aError, AgentCard, AgentInterface, CancelTaskRequest,
-    DeleteTaskPushNotificationConfigRequest, ErrorBody, ErrorKind, FieldViolation,
-    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
-    JsonRpcError, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
-    ListTasksRequest, ListTasksResponse, Operation, RpcStatus, SendMessageRequest,
-    SendMessageResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
+    A2aError, A2aRequest, AgentInterface, DecodeLimits, ErrorBody, ErrorKind, FieldViolation,
+    JsonRpcError, Operation, Reply, RpcStatus, SendMessageRequest, SubscribeToTaskRequest,
 };
 use bytes::Bytes;
 use http::header::{HeaderValue, ACCEPT, CONTENT_TYPE};
 use http::{HeaderMap, Method as HttpMethod, Uri};
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use crate::binding::Binding;
@@ -73,8 +21,8 @@ use crate::extensions::{encode_extensions, A2A_EXTENSIONS};
 use crate::http_client::{read_body, HttpClient, ReadBody, ResponseBody};
 use crate::media::{A2A_JSON, APPLICATION_JSON, EVENT_STREAM};
 use crate::query::QueryBuilder;
-use crate::route::{BuildPathError, PathParams, Route, Router};
-use crate::service::{A2aService, BoxFuture, CallContext, EventStream};
+use crate::route::{BuildPathError, PathParam, PathParams, QueryKind, RequestBody, Route, Router};
+use crate::service::{BoxFuture, CallContext, EventStream, Forward};
 use crate::version::{ProtocolVersion, A2A_VERSION};
 
 /// Limits of the client side. Every response body is bounded before it is
@@ -191,7 +139,7 @@ pub(crate) fn parse_http_url(url: &str) -> Result<Uri, InterfaceUrlError> {
 /// documentation for the exact requests and how responses are read).
 ///
 /// ```
-/// use a2a_transport::{Binding, BoxFuture, HttpClient, HttpError, HttpTransport, ResponseBody};
+/// use a2a_transport::{client::{HttpError, ResponseBody}, Binding, BoxFuture, HttpClient, HttpTransport};
 /// # struct Host;
 /// # impl HttpClient for Host {
 /// #     fn send(&self, _: http::Request<bytes::Bytes>)
@@ -201,7 +149,7 @@ pub(crate) fn parse_http_url(url: &str) -> Result<Uri, InterfaceUrlError> {
 /// let transport = HttpTransport::new(Host, Binding::HttpJson, "https://agent.example/a2a")?
 ///     .with_tenant("acme");
 /// assert_eq!(transport.binding(), Binding::HttpJson);
-/// # Ok::<(), a2a_transport::InterfaceUrlError>(())
+/// # Ok::<(), a2a_transport::client::InterfaceUrlError>(())
 /// ```
 pub struct HttpTransport<C> {
     client: C,
@@ -352,7 +300,7 @@ impl<C: HttpClient> HttpTransport<C> {
                 &["1.0"],
             ));
         }
-        let tenant = tenant_mut(&mut request);
+        let tenant = request.tenant_mut();
         if tenant.is_empty() {
             if let Some(t) = cx.tenant.as_deref().or(self.tenant.as_deref()) {
                 t.clone_into(tenant);
@@ -406,75 +354,30 @@ impl<C: HttpClient> HttpTransport<C> {
         Ok((http_request, id))
     }
 
-    /// Method, URI and body of an HTTP+JSON request (spec 11.3-11.5).
+    /// Method, URI and body of an HTTP+JSON request (spec 11.3-11.5), by
+    /// the canonical route's rule: its path fields into the path, then the
+    /// whole message as the body, or its query fields into the query.
     fn rest_request(
         &self,
         request: &A2aRequest,
     ) -> Result<(HttpMethod, Uri, Option<Vec<u8>>), A2aError> {
         let op = request.operation();
+        let route = Route::canonical(op);
         let mut params = PathParams::new();
+        for (param, field) in route.path_fields() {
+            let value = request.string_field(field).unwrap_or_default();
+            if param != PathParam::Tenant || !value.is_empty() {
+                params = params.with(param, value);
+            }
+        }
         let mut query = QueryBuilder::new();
-        let mut body = None;
-        let tenant;
-        match request {
-            A2aRequest::SendMessage(r) | A2aRequest::SendStreamingMessage(r) => {
-                tenant = &r.tenant;
-                body = Some(to_json(r)?);
+        let body = match route.body() {
+            RequestBody::Message => Some(to_json(request)?),
+            RequestBody::None => {
+                write_query(route, request, &mut query)?;
+                None
             }
-            A2aRequest::GetTask(r) => {
-                tenant = &r.tenant;
-                params = params.with_task_id(r.id.as_str());
-                if let Some(n) = r.history_length {
-                    query.push_int("historyLength", n.into());
-                }
-            }
-            A2aRequest::ListTasks(r) => {
-                tenant = &r.tenant;
-                list_tasks_query(r, &mut query);
-            }
-            A2aRequest::CancelTask(r) => {
-                tenant = &r.tenant;
-                params = params.with_task_id(r.id.as_str());
-                body = Some(to_json(r)?);
-            }
-            A2aRequest::SubscribeToTask(r) => {
-                tenant = &r.tenant;
-                params = params.with_task_id(r.id.as_str());
-            }
-            A2aRequest::CreateTaskPushNotificationConfig(r) => {
-                tenant = &r.tenant;
-                params = params.with_task_id(r.task_id.as_str());
-                body = Some(to_json(r)?);
-            }
-            A2aRequest::GetTaskPushNotificationConfig(r) => {
-                tenant = &r.tenant;
-                params = params
-                    .with_task_id(r.task_id.as_str())
-                    .with_config_id(r.id.as_str());
-            }
-            A2aRequest::ListTaskPushNotificationConfigs(r) => {
-                tenant = &r.tenant;
-                params = params.with_task_id(r.task_id.as_str());
-                if r.page_size != 0 {
-                    query.push_int("pageSize", r.page_size.into());
-                }
-                if !r.page_token.is_empty() {
-                    query.push("pageToken", &r.page_token);
-                }
-            }
-            A2aRequest::DeleteTaskPushNotificationConfig(r) => {
-                tenant = &r.tenant;
-                params = params
-                    .with_task_id(r.task_id.as_str())
-                    .with_config_id(r.id.as_str());
-            }
-            A2aRequest::GetExtendedAgentCard(r) => {
-                tenant = &r.tenant;
-            }
-        }
-        if !tenant.is_empty() {
-            params = params.with_tenant(tenant.as_str());
-        }
+        };
         let mut path = self
             .router
             .build_path(op, &params)
@@ -493,11 +396,8 @@ impl<C: HttpClient> HttpTransport<C> {
     }
 
     /// Sends a unary call and decodes its result.
-    async fn unary<M: Method>(
-        &self,
-        cx: &CallContext,
-        request: A2aRequest,
-    ) -> Result<M::Result, A2aError> {
+    async fn unary(&self, cx: &CallContext, request: A2aRequest) -> Result<Reply, A2aError> {
+        let op = request.operation();
         let (http_request, id) = self.build(cx, request, false)?;
         let response = self.client.send(http_request).await?;
         let (parts, mut body) = response.into_parts();
@@ -513,8 +413,8 @@ impl<C: HttpClient> HttpTransport<C> {
             check_json(&parts.headers)?;
         }
         let result = match self.binding {
-            Binding::JsonRpc => decode_response::<M>(&bytes, &id),
-            Binding::HttpJson => decode_rest::<M::Result>(&bytes),
+            Binding::JsonRpc => decode_reply(op, &bytes, &id),
+            Binding::HttpJson => decode_rest(op, &bytes),
         };
         result.map_err(|e| with_challenges(e, &parts.headers))
     }
@@ -615,44 +515,44 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, A2aError> {
         .map_err(|e| A2aError::internal(format!("request encoding: {e}")))
 }
 
-fn list_tasks_query(r: &ListTasksRequest, query: &mut QueryBuilder) {
-    if !r.context_id.is_empty() {
-        query.push("contextId", &r.context_id);
+/// Writes the fields of `request` that `route` carries in the query and
+/// its path does not (the tenant travels as the path prefix), each as its
+/// ProtoJSON value: fields at their default are absent from the message's
+/// JSON, so they are not sent.
+fn write_query(
+    route: &Route,
+    request: &A2aRequest,
+    query: &mut QueryBuilder,
+) -> Result<(), A2aError> {
+    if route.query_fields().is_empty() {
+        return Ok(());
     }
-    if r.status != TaskState::Unspecified {
-        query.push("status", r.status.as_str_name());
+    let message = serde_json::to_value(request)
+        .map_err(|e| A2aError::internal(format!("request encoding: {e}")))?;
+    for field in route.query_fields() {
+        if route.path_fields().any(|(_, f)| f == field.name) {
+            continue;
+        }
+        match (field.kind, message.get(field.name)) {
+            (_, None) => {}
+            (QueryKind::Int32, Some(v)) => {
+                if let Some(n) = v.as_i64() {
+                    query.push_int(field.name, n);
+                }
+            }
+            (QueryKind::Bool, Some(v)) => {
+                if let Some(b) = v.as_bool() {
+                    query.push_bool(field.name, b);
+                }
+            }
+            (QueryKind::String | QueryKind::TaskState | QueryKind::Timestamp, Some(v)) => {
+                if let Some(text) = v.as_str() {
+                    query.push(field.name, text);
+                }
+            }
+        }
     }
-    if let Some(n) = r.page_size {
-        query.push_int("pageSize", n.into());
-    }
-    if !r.page_token.is_empty() {
-        query.push("pageToken", &r.page_token);
-    }
-    if let Some(n) = r.history_length {
-        query.push_int("historyLength", n.into());
-    }
-    if let Some(t) = r.status_timestamp_after {
-        query.push("statusTimestampAfter", &t.to_string());
-    }
-    if let Some(b) = r.include_artifacts {
-        query.push_bool("includeArtifacts", b);
-    }
-}
-
-/// The `tenant` field of any request.
-fn tenant_mut(request: &mut A2aRequest) -> &mut String {
-    match request {
-        A2aRequest::SendMessage(r) | A2aRequest::SendStreamingMessage(r) => &mut r.tenant,
-        A2aRequest::GetTask(r) => &mut r.tenant,
-        A2aRequest::ListTasks(r) => &mut r.tenant,
-        A2aRequest::CancelTask(r) => &mut r.tenant,
-        A2aRequest::SubscribeToTask(r) => &mut r.tenant,
-        A2aRequest::CreateTaskPushNotificationConfig(r) => &mut r.tenant,
-        A2aRequest::GetTaskPushNotificationConfig(r) => &mut r.tenant,
-        A2aRequest::ListTaskPushNotificationConfigs(r) => &mut r.tenant,
-        A2aRequest::DeleteTaskPushNotificationConfig(r) => &mut r.tenant,
-        A2aRequest::GetExtendedAgentCard(r) => &mut r.tenant,
-    }
+    Ok(())
 }
 
 /// A path parameter the request lacks, as the `InvalidParamsError` a
@@ -714,15 +614,20 @@ fn check_json(headers: &HeaderMap) -> Result<(), A2aError> {
     }
 }
 
-/// An HTTP+JSON success body as `T` (an empty body reads as `null`, which
-/// only `google.protobuf.Empty` accepts).
-fn decode_rest<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, A2aError> {
+/// An HTTP+JSON success body as the result of `op` (an empty body reads as
+/// `null`, which only `google.protobuf.Empty` accepts).
+fn decode_rest(op: Operation, bytes: &[u8]) -> Result<Reply, A2aError> {
     let input: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
         b"null"
     } else {
         bytes
     };
-    a2a_types::from_slice(input).map_err(|e| invalid_response(&e.to_string()))
+    Reply::from_json(
+        op,
+        input,
+        &DecodeLimits::new().with_max_input_bytes(usize::MAX),
+    )
+    .map_err(|e| invalid_response(&e.to_string()))
 }
 
 fn is_auth_kind(kind: ErrorKind) -> bool {
@@ -744,119 +649,22 @@ pub(crate) fn jsonrpc_error(bytes: &[u8]) -> Option<A2aError> {
         .map(A2aError::from_jsonrpc_error)
 }
 
-impl<C: HttpClient> A2aService for HttpTransport<C> {
-    fn send_message<'a>(
+/// Every operation over the transport's binding: unary calls answer their
+/// decoded result, streaming calls an [`SseStream`] of their events.
+impl<C: HttpClient> Forward for HttpTransport<C> {
+    fn forward<'a>(
         &'a self,
         cx: &'a CallContext,
-        request: SendMessageRequest,
-    ) -> BoxFuture<'a, Result<SendMessageResponse, A2aError>> {
-        Box::pin(self.unary::<methods::SendMessage>(cx, A2aRequest::SendMessage(request)))
-    }
-
-    fn send_streaming_message<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: SendMessageRequest,
-    ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
+        request: A2aRequest,
+    ) -> BoxFuture<'a, Result<Reply, A2aError>> {
         Box::pin(async move {
-            let stream = self.stream_message(cx, request).await?;
-            Ok(Box::pin(stream) as EventStream)
+            let op = request.operation();
+            if !op.is_streaming() {
+                return self.unary(cx, request).await;
+            }
+            let events: EventStream = Box::pin(self.open_stream(cx, request).await?);
+            Reply::stream(op, events)
+                .map_err(|_| A2aError::internal(format!("{op} does not stream")))
         })
-    }
-
-    fn get_task<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: GetTaskRequest,
-    ) -> BoxFuture<'a, Result<Task, A2aError>> {
-        Box::pin(self.unary::<methods::GetTask>(cx, A2aRequest::GetTask(request)))
-    }
-
-    fn list_tasks<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: ListTasksRequest,
-    ) -> BoxFuture<'a, Result<ListTasksResponse, A2aError>> {
-        Box::pin(self.unary::<methods::ListTasks>(cx, A2aRequest::ListTasks(request)))
-    }
-
-    fn cancel_task<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: CancelTaskRequest,
-    ) -> BoxFuture<'a, Result<Task, A2aError>> {
-        Box::pin(self.unary::<methods::CancelTask>(cx, A2aRequest::CancelTask(request)))
-    }
-
-    fn subscribe_to_task<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: SubscribeToTaskRequest,
-    ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
-        Box::pin(async move {
-            let stream = self.stream_task(cx, request).await?;
-            Ok(Box::pin(stream) as EventStream)
-        })
-    }
-
-    fn create_task_push_notification_config<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: TaskPushNotificationConfig,
-    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, A2aError>> {
-        Box::pin(self.unary::<methods::CreateTaskPushNotificationConfig>(
-            cx,
-            A2aRequest::CreateTaskPushNotificationConfig(request),
-        ))
-    }
-
-    fn get_task_push_notification_config<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: GetTaskPushNotificationConfigRequest,
-    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, A2aError>> {
-        Box::pin(self.unary::<methods::GetTaskPushNotificationConfig>(
-            cx,
-            A2aRequest::GetTaskPushNotificationConfig(request),
-        ))
-    }
-
-    fn list_task_push_notification_configs<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: ListTaskPushNotificationConfigsRequest,
-    ) -> BoxFuture<'a, Result<ListTaskPushNotificationConfigsResponse, A2aError>> {
-        Box::pin(self.unary::<methods::ListTaskPushNotificationConfigs>(
-            cx,
-            A2aRequest::ListTaskPushNotificationConfigs(request),
-        ))
-    }
-
-    fn delete_task_push_notification_config<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: DeleteTaskPushNotificationConfigRequest,
-    ) -> BoxFuture<'a, Result<(), A2aError>> {
-        Box::pin(async move {
-            self.unary::<methods::DeleteTaskPushNotificationConfig>(
-                cx,
-                A2aRequest::DeleteTaskPushNotificationConfig(request),
-            )
-            .await
-            .map(|_| ())
-        })
-    }
-
-    fn get_extended_agent_card<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: GetExtendedAgentCardRequest,
-    ) -> BoxFuture<'a, Result<AgentCard, A2aError>> {
-        Box::pin(
-            self.unary::<methods::GetExtendedAgentCard>(
-                cx,
-                A2aRequest::GetExtendedAgentCard(request),
-            ),
-        )
     }
 }
