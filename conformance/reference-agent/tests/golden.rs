@@ -1213,10 +1213,8 @@ impl Group {
             )
         });
         if expected != self.text {
-            panic!(
-                "{}",
-                mismatch(&path.display().to_string(), &expected, &self.text)
-            );
+            let shown = format!("tests/golden/{}.txt", self.file);
+            panic!("{}", mismatch(&shown, &expected, &self.text));
         }
     }
 }
