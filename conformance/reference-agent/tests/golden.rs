@@ -26,8 +26,8 @@ use std::time::Duration;
 
 use a2a_reference_agent::{AgentConfig, RecordingPushSender, ReferenceAgent};
 use a2a_transport::{
-    A2aServer, AuthOutcome, AuthRequest, Authenticator, BearerAuth, Body, BoxFuture, FrameStream,
-    ServerConfig,
+    server::{AuthOutcome, AuthRequest, Authenticator, BearerAuth, FrameStream},
+    A2aServer, Body, BoxFuture, ServerConfig,
 };
 use a2a_types::{AgentExtension, AgentInterface};
 use bytes::{Bytes, BytesMut};
