@@ -12,6 +12,9 @@
 //!   [`A2aServer::handle`](a2a_transport::A2aServer::handle), in about
 //!   forty lines; [`server::reference_agent`] puts the reference agent
 //!   behind it.
+//! - [`lines`]: a custom transport, A2A over line-delimited JSON-RPC on
+//!   any byte stream, served through the same public pipeline as HTTP
+//!   ([`A2aServer::serve`](a2a_transport::A2aServer::serve)).
 //! - [`converse`] ([`conversation`]): send, stream, get, cancel and list,
 //!   against any [`A2aService`](a2a_transport::A2aService), printing what
 //!   happens.
@@ -32,6 +35,7 @@
 
 pub mod conversation;
 pub mod http_client;
+pub mod lines;
 pub mod server;
 
 pub use conversation::{converse, Transcript};

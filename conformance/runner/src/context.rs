@@ -47,6 +47,11 @@ impl Session {
                         services.push((binding, Arc::clone(svc)));
                     }
                 }
+                Binding::Lines => {
+                    if let Some(svc) = &target.lines {
+                        services.push((binding, Arc::clone(svc)));
+                    }
+                }
                 Binding::JsonRpc | Binding::HttpJson => match target.interface(binding) {
                     Some(iface) => {
                         match HttpTransport::for_interface(Arc::clone(&target.http), &iface) {

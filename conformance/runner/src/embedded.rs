@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use a2a_examples::lines::{serve_lines, LineClient, LineConfig};
 use a2a_reference_agent::serve::{serve, ServeOptions};
 use a2a_reference_agent::{AgentConfig, HttpPushSender, PushSender, ReferenceAgent};
 use a2a_transport::{
@@ -155,7 +156,7 @@ impl Embedded {
                 )
             }
         };
-        let mut http: Arc<dyn HttpClient> = Arc::new(ServerClient::new(server));
+        let mut http: Arc<dyn HttpClient> = Arc::new(ServerClient::new(Arc::clone(&server)));
         if let Some(wrap) = wrappers.http {
             http = wrap(http);
         }
@@ -179,6 +180,8 @@ impl Embedded {
         };
         target.in_process = Some(service);
         target.bindings.insert(0, Binding::InProcess);
+        target.lines = Some(over_lines(Arc::clone(&server)));
+        target.bindings.push(Binding::Lines);
         target.callers = self.callers();
         target.webhook = Some(webhook);
         target.timing = self.timing;
@@ -206,13 +209,16 @@ impl Embedded {
         let sender = Arc::new(HttpPushSender::new(allow.clone()));
         let agent = ReferenceAgent::new(self.config(interfaces, allow), sender);
         let card = agent.agent_card().clone();
-        let server = A2aServer::new(agent.clone(), card.clone(), self.server_config())
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        let server = Arc::new(
+            A2aServer::new(agent.clone(), card.clone(), self.server_config())
+                .map_err(|e| std::io::Error::other(e.to_string()))?,
+        );
+        let lines = over_lines(Arc::clone(&server));
         let (stop, stopped) = oneshot::channel::<()>();
         let mut options = ServeOptions::default();
         options.log = false;
         options.drain_timeout = Duration::from_millis(200);
-        let server_task = tokio::spawn(serve(listener, Arc::new(server), options, async move {
+        let server_task = tokio::spawn(serve(listener, server, options, async move {
             let _ = stopped.await;
         }));
         let http: Arc<dyn HttpClient> = Arc::new(HyperClient::new());
@@ -231,6 +237,8 @@ impl Embedded {
         };
         target.in_process = Some(Arc::new(agent));
         target.bindings.insert(0, Binding::InProcess);
+        target.lines = Some(lines);
+        target.bindings.push(Binding::Lines);
         target.callers = self.callers();
         target.webhook = Some(webhook);
         target.timing = self.timing;
@@ -244,6 +252,26 @@ impl Embedded {
             },
         ))
     }
+}
+
+/// `server` behind the line transport, on an in-memory pipe: the client
+/// end as a service. The server task ends when the client is dropped.
+fn over_lines<S: A2aService + 'static>(server: Arc<A2aServer<S>>) -> Arc<dyn A2aService> {
+    const PIPE: usize = 256 * 1024;
+    let (client_end, server_end) = tokio::io::duplex(PIPE);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    tokio::spawn(serve_lines(
+        server,
+        server_read,
+        server_write,
+        LineConfig::new(),
+    ));
+    let (client_read, client_write) = tokio::io::split(client_end);
+    Arc::new(LineClient::connect(
+        client_read,
+        client_write,
+        LineConfig::new(),
+    ))
 }
 
 /// The embedded agent's servers; dropping this stops them.

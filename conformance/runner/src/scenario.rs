@@ -43,6 +43,11 @@ pub enum Binding {
     /// The HTTP+JSON binding (spec 11).
     #[serde(rename = "HTTP+JSON")]
     HttpJson,
+    /// A custom binding: line-delimited JSON-RPC on a byte stream
+    /// (`a2a_examples::lines`), the server side through the same public
+    /// pipeline as HTTP (spec 12).
+    #[serde(rename = "json-lines")]
+    Lines,
     /// Plain HTTP that belongs to no binding: the agent card endpoint
     /// (spec 8.2), and the runner's own checks of the target.
     #[serde(rename = "HTTP")]
@@ -56,6 +61,7 @@ impl Binding {
             Binding::InProcess => "in-process",
             Binding::JsonRpc => "JSONRPC",
             Binding::HttpJson => "HTTP+JSON",
+            Binding::Lines => "json-lines",
             Binding::Http => "HTTP",
         }
     }
@@ -65,7 +71,7 @@ impl Binding {
         match self {
             Binding::JsonRpc => Some(a2a_transport::Binding::JsonRpc),
             Binding::HttpJson => Some(a2a_transport::Binding::HttpJson),
-            Binding::InProcess | Binding::Http => None,
+            Binding::InProcess | Binding::Lines | Binding::Http => None,
         }
     }
 }
@@ -80,7 +86,8 @@ impl fmt::Display for Binding {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// Over the `A2aService` trait: in process (for an embedded agent),
-    /// then over JSON-RPC and HTTP+JSON through the client transport. The
+    /// then over JSON-RPC and HTTP+JSON through the client transport, and
+    /// over the line transport (for an embedded agent). The
     /// runs must give equivalent results (spec 5.1): each run's
     /// observations ([`Ctx::note`]) are compared.
     Behaviour,
@@ -101,10 +108,15 @@ impl Kind {
     /// The bindings this kind runs on, among those of a target.
     pub fn bindings(self, available: &[Binding]) -> Vec<Binding> {
         match self {
-            Kind::Behaviour => [Binding::InProcess, Binding::JsonRpc, Binding::HttpJson]
-                .into_iter()
-                .filter(|b| available.contains(b))
-                .collect(),
+            Kind::Behaviour => [
+                Binding::InProcess,
+                Binding::JsonRpc,
+                Binding::HttpJson,
+                Binding::Lines,
+            ]
+            .into_iter()
+            .filter(|b| available.contains(b))
+            .collect(),
             Kind::Wire(on) => on
                 .iter()
                 .copied()

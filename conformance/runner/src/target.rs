@@ -94,6 +94,8 @@ pub struct Target {
     pub card: AgentCard,
     /// The agent itself, for in-process runs (embedded agents only).
     pub in_process: Option<Arc<dyn A2aService>>,
+    /// The agent over the line transport (embedded agents only).
+    pub lines: Option<Arc<dyn A2aService>>,
     /// Who the suite acts as: the first is the main caller, the second
     /// (when there is one) the other caller of the scoping scenarios.
     pub callers: Vec<Caller>,
@@ -143,6 +145,7 @@ impl Target {
             http,
             card,
             in_process: None,
+            lines: None,
             callers: vec![Caller::default()],
             bindings,
             webhook: None,
