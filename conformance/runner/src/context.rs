@@ -17,7 +17,8 @@ use a2a_types::{
 };
 use tokio::sync::OnceCell;
 
-use crate::scenario::{fail, skip, Binding, Check, Stop};
+use crate::binding::Binding;
+use crate::check::{fail, skip, Check, Stop};
 use crate::target::{Target, Timing};
 use crate::webhook::Webhook;
 

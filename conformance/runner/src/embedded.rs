@@ -16,11 +16,12 @@ use a2a_transport::{
 use a2a_types::{AgentCard, AgentInterface};
 use tokio::sync::oneshot;
 
+use crate::binding::Binding;
+use crate::check::Level;
 use crate::memory::ServerClient;
 use crate::net::{loopback_listener, serve_webhook, HyperClient};
 use crate::report::Record;
 use crate::run::notice;
-use crate::scenario::{Binding, Level};
 use crate::target::{Caller, Target, Timing};
 use crate::webhook::{MemoryPushSender, Webhook};
 

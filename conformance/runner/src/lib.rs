@@ -45,6 +45,8 @@
 //! # }
 //! ```
 
+mod binding;
+mod check;
 mod context;
 mod embedded;
 pub mod faults;
@@ -60,6 +62,8 @@ mod target;
 mod webhook;
 pub mod wire;
 
+pub use binding::{Binding, Kind, BOTH, JSONRPC, REST};
+pub use check::{ensure, fail, skip, Check, Level, Stop};
 pub use context::{
     abbreviate, describe_error, describe_event, describe_events, expect_error, immediately,
     state_name, with_history, Ctx,
@@ -72,8 +76,6 @@ pub use net::{loopback_listener, serve_webhook, HyperClient};
 pub use remote::Remote;
 pub use report::{Outcome, Record, Report, Totals};
 pub use run::{run, Progress, ProgressFn, RunOptions};
-pub use scenario::{
-    ensure, fail, skip, Binding, Check, Kind, Level, RunFn, Scenario, Stop, BOTH, JSONRPC, REST,
-};
+pub use scenario::{RunFn, Scenario};
 pub use target::{Caller, Target, Timing};
 pub use webhook::{Delivery, MemoryPushSender, Webhook};

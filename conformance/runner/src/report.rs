@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::{Binding, Level};
+use crate::binding::Binding;
+use crate::check::Level;
 
 /// How one scenario ended on one binding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -8,9 +8,11 @@ use std::time::Instant;
 
 use tokio::sync::Semaphore;
 
+use crate::binding::{Binding, Kind};
+use crate::check::{Level, Stop};
 use crate::context::{Ctx, Session};
 use crate::report::{Outcome, Record, Report};
-use crate::scenario::{Binding, Kind, Level, Scenario, Stop};
+use crate::scenario::Scenario;
 use crate::target::Target;
 
 /// Called after each record, for a progress line.
@@ -268,8 +270,8 @@ fn reason(detail: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::Check;
     use crate::context::Ctx;
-    use crate::scenario::Check;
 
     async fn body(_: &Ctx<'_>) -> Check {
         Ok(())

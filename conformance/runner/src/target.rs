@@ -8,8 +8,8 @@ use a2a_transport::{A2aService, HttpClient, Principal};
 use a2a_types::{AgentCard, AgentInterface};
 use http::HeaderMap;
 
+use crate::binding::Binding;
 use crate::report::Record;
-use crate::scenario::Binding;
 use crate::webhook::Webhook;
 
 /// Someone the suite acts as.

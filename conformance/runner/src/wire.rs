@@ -12,8 +12,9 @@ use http::header::{HeaderName, HeaderValue, CONTENT_TYPE};
 use http::{HeaderMap, Method, StatusCode};
 use serde_json::{json, Value};
 
+use crate::binding::Binding;
+use crate::check::{fail, skip, Check};
 use crate::context::{abbreviate, Ctx};
-use crate::scenario::{fail, skip, Binding, Check};
 
 /// The largest body the wire scenarios read.
 const MAX_BODY: usize = 16 * 1024 * 1024;

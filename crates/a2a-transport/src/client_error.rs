@@ -155,6 +155,15 @@ pub(crate) fn with_challenges(error: A2aError, headers: &http::HeaderMap) -> A2a
     error.with_metadata(WWW_AUTHENTICATE_KEY, &challenges.join(", "))
 }
 
+/// `InvalidAgentResponseError`: what the agent sent is not an A2A
+/// answer (spec 3.3.2).
+pub(crate) fn invalid_response(why: &str) -> A2aError {
+    A2aError::new(
+        ErrorKind::InvalidAgentResponse,
+        format!("Invalid agent response: {why}"),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,8 +33,8 @@ use a2a_types::{A2aError, ErrorBody, StreamResponse};
 use futures_core::Stream;
 
 use crate::binding::Binding;
+use crate::client_error::invalid_response;
 use crate::http_client::ResponseBody;
-use crate::http_transport::invalid_response;
 
 /// A stream of [`StreamResponse`]s read from a `text/event-stream` response
 /// (see the module documentation), with what a reconnection needs: the

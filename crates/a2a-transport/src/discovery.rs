@@ -51,11 +51,11 @@ use http::{HeaderMap, Method, StatusCode, Uri};
 
 use crate::binding::Binding;
 use crate::card::AGENT_CARD_PATH;
-use crate::client_error::with_challenges;
+use crate::client_error::{invalid_response, with_challenges};
 use crate::http_client::{read_body, HttpClient, ReadBody};
 use crate::http_transport::{
-    invalid_response, is_json, media_type, parse_http_url, too_large, HttpTransport,
-    InterfaceUrlError, SPOKEN_VERSIONS,
+    is_json, media_type, parse_http_url, too_large, HttpTransport, InterfaceUrlError,
+    SPOKEN_VERSIONS,
 };
 use crate::media::APPLICATION_JSON;
 use crate::service::BoxFuture;

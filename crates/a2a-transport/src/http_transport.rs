@@ -15,7 +15,7 @@ use http::{HeaderMap, Method as HttpMethod, Uri};
 use serde::Deserialize;
 
 use crate::binding::Binding;
-use crate::client_error::{with_challenges, ClientFailure};
+use crate::client_error::{invalid_response, with_challenges, ClientFailure};
 use crate::client_stream::SseStream;
 use crate::extensions::{encode_extensions, A2A_EXTENSIONS};
 use crate::http_client::{read_body, HttpClient, ReadBody, ResponseBody};
@@ -570,13 +570,6 @@ fn path_error(op: Operation, e: BuildPathError) -> A2aError {
         field: field.to_owned(),
         description: "Required field is missing".to_owned(),
     }])
-}
-
-pub(crate) fn invalid_response(why: &str) -> A2aError {
-    A2aError::new(
-        ErrorKind::InvalidAgentResponse,
-        format!("Invalid agent response: {why}"),
-    )
 }
 
 pub(crate) fn too_large(max: usize) -> A2aError {

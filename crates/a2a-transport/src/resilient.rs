@@ -65,10 +65,11 @@ use a2a_types::{
 use futures_core::Stream;
 use http::{HeaderName, HeaderValue};
 
+use crate::client_error::invalid_response;
 use crate::client_error::ClientFailure;
 use crate::client_stream::SseStream;
 use crate::http_client::HttpClient;
-use crate::http_transport::{invalid_response, HttpTransport};
+use crate::http_transport::HttpTransport;
 use crate::service::{A2aService, BoxFuture, CallContext, EventStream, Forward};
 
 /// The SSE `Last-Event-ID` request header.

@@ -5,9 +5,11 @@ use a2a_types::{AgentCard, Validate};
 use http::Method;
 use serde_json::json;
 
+use crate::binding::Kind;
+use crate::check::{ensure, fail, Check};
 use crate::context::Ctx;
 use crate::scenario;
-use crate::scenario::{ensure, fail, Check, Kind, Scenario};
+use crate::scenario::Scenario;
 use crate::wire::Req;
 
 pub(crate) fn list() -> Vec<Scenario> {

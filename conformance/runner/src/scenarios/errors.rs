@@ -5,9 +5,11 @@ use a2a_types::{ErrorKind, BAD_REQUEST_TYPE};
 use http::Method;
 use serde_json::{json, Value};
 
+use crate::binding::{Binding, Kind, BOTH};
+use crate::check::{ensure, fail, skip, Check};
 use crate::context::Ctx;
 use crate::scenario;
-use crate::scenario::{ensure, fail, skip, Binding, Check, Kind, Scenario, BOTH};
+use crate::scenario::Scenario;
 use crate::scenarios::{
     cancel_req, expect_wire_error, get_req, needs_streaming, pct, str_at, subscribe_req,
     wire_error, wire_task,

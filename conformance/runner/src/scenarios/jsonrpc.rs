@@ -5,9 +5,11 @@
 use a2a_types::{ErrorKind, Operation};
 use serde_json::{json, Value};
 
+use crate::binding::{Kind, JSONRPC};
+use crate::check::{ensure, fail, Check};
 use crate::context::Ctx;
 use crate::scenario;
-use crate::scenario::{ensure, fail, Check, Kind, Scenario, JSONRPC};
+use crate::scenario::Scenario;
 use crate::scenarios::{check_stream_items, needs_streaming, stream_req};
 use crate::wire::Reply;
 

@@ -6,9 +6,11 @@ use std::time::Instant;
 
 use a2a_types::{ErrorKind, Message, SendMessageRequest, SendMessageResponse, TaskState};
 
+use crate::binding::Kind;
+use crate::check::{ensure, fail, Check};
 use crate::context::{expect_error, state_name, Ctx};
 use crate::scenario;
-use crate::scenario::{ensure, fail, Check, Kind, Scenario};
+use crate::scenario::Scenario;
 
 pub(crate) fn list() -> Vec<Scenario> {
     vec![

@@ -8,8 +8,10 @@ use a2a_types::{ErrorKind, ERROR_DOMAIN, ERROR_INFO_TYPE};
 use http::Method;
 use serde_json::{json, Value};
 
+use crate::binding::{Binding, Kind};
+use crate::check::{fail, skip, Check};
 use crate::context::Ctx;
-use crate::scenario::{fail, skip, Binding, Check, Kind, Scenario};
+use crate::scenario::Scenario;
 use crate::wire::{Reply, Req};
 
 mod card;

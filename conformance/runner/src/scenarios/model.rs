@@ -5,9 +5,11 @@
 use http::Method;
 use serde_json::{json, Value};
 
+use crate::binding::{Binding, Kind, BOTH};
+use crate::check::{ensure, fail, skip, Check};
 use crate::context::Ctx;
 use crate::scenario;
-use crate::scenario::{ensure, fail, skip, Binding, Check, Kind, Scenario, BOTH};
+use crate::scenario::Scenario;
 use crate::scenarios::{list_req, needs_push, pct, send_req, str_at, stream_req, wire_result};
 use crate::shape::{self, Msg, Rule, Violation};
 

@@ -10,9 +10,11 @@ use a2a_types::{
     StreamResponse, Task, TaskPushNotificationConfig, TaskState,
 };
 
+use crate::binding::Kind;
+use crate::check::{ensure, fail, skip, Check};
 use crate::context::{describe_error, expect_error, state_name, Ctx};
 use crate::scenario;
-use crate::scenario::{ensure, fail, skip, Check, Kind, Scenario};
+use crate::scenario::Scenario;
 use crate::scenarios::needs_push;
 use crate::webhook::Delivery;
 

@@ -6,9 +6,11 @@ use a2a_types::{ErrorKind, ERROR_DOMAIN, ERROR_INFO_TYPE};
 use http::Method;
 use serde_json::{json, Value};
 
+use crate::binding::{Kind, REST};
+use crate::check::{ensure, fail, skip, Check};
 use crate::context::Ctx;
 use crate::scenario;
-use crate::scenario::{ensure, fail, skip, Check, Kind, Scenario, REST};
+use crate::scenario::Scenario;
 use crate::scenarios::{
     check_stream_items, expect_wire_error, needs_streaming, pct, send_req, str_at, wire_result,
 };

@@ -6,9 +6,11 @@ use a2a_types::{
     SendMessageRequest, SubscribeToTaskRequest, TaskPushNotificationConfig, Validate,
 };
 
+use crate::binding::{Kind, BOTH};
+use crate::check::{ensure, fail, skip, Check};
 use crate::context::{describe_error, expect_error, Ctx};
 use crate::scenario;
-use crate::scenario::{ensure, fail, skip, Check, Kind, Scenario, BOTH};
+use crate::scenario::Scenario;
 use crate::scenarios::{get_req, wire_error};
 
 pub(crate) fn list() -> Vec<Scenario> {

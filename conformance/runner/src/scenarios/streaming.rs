@@ -5,9 +5,11 @@ use a2a_types::{
     ErrorKind, SendMessageRequest, StreamResponse, SubscribeToTaskRequest, TaskSnapshot, TaskState,
 };
 
+use crate::binding::Kind;
+use crate::check::{ensure, fail, skip, Check};
 use crate::context::{describe_event, describe_events, expect_error, immediately, state_name, Ctx};
 use crate::scenario;
-use crate::scenario::{ensure, fail, skip, Check, Kind, Scenario};
+use crate::scenario::Scenario;
 use crate::scenarios::needs_streaming;
 
 pub(crate) fn list() -> Vec<Scenario> {

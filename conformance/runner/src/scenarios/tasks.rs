@@ -9,9 +9,11 @@ use a2a_types::{
     SendMessageRequest, Task, TaskState,
 };
 
+use crate::binding::Kind;
+use crate::check::{ensure, fail, skip, Check};
 use crate::context::{expect_error, state_name, with_history, Ctx};
 use crate::scenario;
-use crate::scenario::{ensure, fail, skip, Check, Kind, Scenario};
+use crate::scenario::Scenario;
 
 pub(crate) fn list() -> Vec<Scenario> {
     vec![
