@@ -13,14 +13,11 @@ use std::task::{Context, Poll};
 use a2a_reference_agent::{PushError, PushSender};
 use a2a_transport::{
     client::{HttpError, ResponseBody},
-    A2aService, BoxFuture, CallContext, EventStream, HttpClient, Principal,
+    dispatch, A2aService, BoxFuture, CallContext, EventStream, Forward, HttpClient, Principal,
 };
 use a2a_types::{
-    A2aError, AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, ErrorKind,
-    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
-    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
-    ListTasksRequest, ListTasksResponse, Part, SendMessageRequest, SendMessageResponse,
-    StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
+    A2aError, A2aRequest, Empty, ErrorKind, GetTaskRequest, Operation, Part, Reply,
+    SendMessageRequest, StreamResponse, Task, TaskState,
 };
 use bytes::{Bytes, BytesMut};
 use futures_core::Stream;
@@ -193,10 +190,6 @@ struct FaultyService {
     fault: ServiceFault,
 }
 
-fn err<'a, T: Send + 'a>(e: A2aError) -> BoxFuture<'a, Result<T, A2aError>> {
-    Box::pin(std::future::ready(Err(e)))
-}
-
 impl FaultyService {
     fn is(&self, f: ServiceFault) -> bool {
         self.fault == f
@@ -232,247 +225,151 @@ impl FaultyService {
     }
 }
 
-impl A2aService for FaultyService {
-    fn send_message<'a>(
+/// The faults of the agent's behaviour, on the way in (the request) and
+/// on the way out (the reply); everything else reaches the agent as it is.
+impl Forward for FaultyService {
+    fn forward<'a>(
         &'a self,
         cx: &'a CallContext,
-        mut r: SendMessageRequest,
-    ) -> BoxFuture<'a, Result<SendMessageResponse, A2aError>> {
+        request: A2aRequest,
+    ) -> BoxFuture<'a, Result<Reply, A2aError>> {
         Box::pin(async move {
-            let cx = &self.scope(cx);
-            let config = r.configuration.get_or_insert_with(Default::default);
-            match self.fault {
-                ServiceFault::HistoryIgnored => config.history_length = None,
-                ServiceFault::NotBlocking => config.return_immediately = true,
-                ServiceFault::AlwaysBlocking => config.return_immediately = false,
-                ServiceFault::NoValidation if r.message.parts.is_empty() => {
-                    r.message.parts.push(Part::text("echo"))
-                }
-                ServiceFault::ContextMismatchAccepted if !r.message.task_id.is_empty() => {
-                    r.message.context_id.clear()
-                }
-                ServiceFault::UnknownTaskStartsNew | ServiceFault::TerminalTaskRestarts
-                    if !r.message.task_id.is_empty() =>
-                {
-                    let known = self
-                        .inner
-                        .get_task(cx, GetTaskRequest::new(&r.message.task_id))
-                        .await;
-                    let restart = match known {
-                        Err(e) => {
-                            self.is(ServiceFault::UnknownTaskStartsNew)
-                                && e.kind() == ErrorKind::TaskNotFound
-                        }
-                        Ok(t) => {
-                            self.is(ServiceFault::TerminalTaskRestarts)
-                                && t.status.state.is_terminal()
-                        }
-                    };
-                    if restart {
-                        r.message.task_id.clear();
-                        r.message.context_id.clear();
+            let mut cx = self.scope(cx);
+            let op = request.operation();
+            if op.is_streaming() && self.is(ServiceFault::StreamingRefused) {
+                return Err(A2aError::unsupported_operation(
+                    "streaming is not available",
+                ));
+            }
+            if is_push_config(op) && self.is(ServiceFault::PushRefused) {
+                return Err(A2aError::push_notification_not_supported());
+            }
+            let request = match request {
+                A2aRequest::SendMessage(r) => A2aRequest::SendMessage(self.send(&cx, r).await),
+                A2aRequest::GetTask(mut r) => {
+                    if self.is(ServiceFault::HistoryIgnored) {
+                        r.history_length = None;
                     }
+                    A2aRequest::GetTask(r)
                 }
-                _ => {}
-            }
-            self.inner.send_message(cx, r).await
-        })
-    }
-
-    fn send_streaming_message<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        r: SendMessageRequest,
-    ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
-        if self.is(ServiceFault::StreamingRefused) {
-            return err(A2aError::unsupported_operation(
-                "streaming is not available",
-            ));
-        }
-        Box::pin(async move {
-            let cx = &self.scope(cx);
-            let stream = self.inner.send_streaming_message(cx, r).await?;
-            Ok(self.events(stream))
-        })
-    }
-
-    fn get_task<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        mut r: GetTaskRequest,
-    ) -> BoxFuture<'a, Result<Task, A2aError>> {
-        Box::pin(async move {
-            let cx = &self.scope(cx);
-            if self.is(ServiceFault::HistoryIgnored) {
-                r.history_length = None;
-            }
-            match self.inner.get_task(cx, r).await {
-                Err(e)
-                    if self.is(ServiceFault::WrongNotFound)
-                        && e.kind() == ErrorKind::TaskNotFound =>
+                A2aRequest::ListTasks(mut r) => {
+                    match self.fault {
+                        ServiceFault::HistoryIgnored => r.history_length = None,
+                        ServiceFault::ArtifactsInList => r.include_artifacts = Some(true),
+                        ServiceFault::PageSizeIgnored => r.page_size = None,
+                        ServiceFault::StatusFilterIgnored => r.status = TaskState::Unspecified,
+                        ServiceFault::TimestampFilterIgnored => r.status_timestamp_after = None,
+                        _ => {}
+                    }
+                    A2aRequest::ListTasks(r)
+                }
+                A2aRequest::CancelTask(r) if self.is(ServiceFault::CancelIgnored) => {
+                    return self.task(&cx, &r.id).await.map(Reply::CancelTask);
+                }
+                A2aRequest::DeleteTaskPushNotificationConfig(_)
+                    if self.is(ServiceFault::DeleteKeepsConfig) =>
+                {
+                    return Ok(Reply::DeleteTaskPushNotificationConfig(Empty));
+                }
+                A2aRequest::GetExtendedAgentCard(r) => {
+                    if self.is(ServiceFault::ExtendedCardAnonymous) && cx.principal.is_none() {
+                        cx.principal = Some(Principal::new("anyone", "bearer"));
+                    }
+                    A2aRequest::GetExtendedAgentCard(r)
+                }
+                other => other,
+            };
+            let task_id = request.string_field("id").unwrap_or_default().to_owned();
+            let reply = dispatch(&*self.inner, &cx, request).await;
+            match (reply, self.fault) {
+                (Err(e), ServiceFault::WrongNotFound)
+                    if op == Operation::GetTask && e.kind() == ErrorKind::TaskNotFound =>
                 {
                     Err(A2aError::new(ErrorKind::InvalidParams, "no such task"))
                 }
-                other => other,
-            }
-        })
-    }
-
-    fn list_tasks<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        mut r: ListTasksRequest,
-    ) -> BoxFuture<'a, Result<ListTasksResponse, A2aError>> {
-        Box::pin(async move {
-            let cx = &self.scope(cx);
-            match self.fault {
-                ServiceFault::HistoryIgnored => r.history_length = None,
-                ServiceFault::ArtifactsInList => r.include_artifacts = Some(true),
-                ServiceFault::PageSizeIgnored => r.page_size = None,
-                ServiceFault::StatusFilterIgnored => r.status = TaskState::Unspecified,
-                ServiceFault::TimestampFilterIgnored => r.status_timestamp_after = None,
-                _ => {}
-            }
-            let mut page = self.inner.list_tasks(cx, r).await?;
-            if self.is(ServiceFault::ListUnsorted) {
-                page.tasks.reverse();
-            }
-            Ok(page)
-        })
-    }
-
-    fn cancel_task<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        r: CancelTaskRequest,
-    ) -> BoxFuture<'a, Result<Task, A2aError>> {
-        Box::pin(async move {
-            let cx = &self.scope(cx);
-            if self.is(ServiceFault::CancelIgnored) {
-                return self.inner.get_task(cx, GetTaskRequest::new(&r.id)).await;
-            }
-            let id = r.id.clone();
-            match self.inner.cancel_task(cx, r).await {
-                Err(e)
-                    if self.is(ServiceFault::CancelTerminalAccepted)
-                        && e.kind() == ErrorKind::TaskNotCancelable =>
+                (Err(e), ServiceFault::CancelTerminalAccepted)
+                    if op == Operation::CancelTask && e.kind() == ErrorKind::TaskNotCancelable =>
                 {
-                    self.inner.get_task(cx, GetTaskRequest::new(id)).await
+                    self.task(&cx, &task_id).await.map(Reply::CancelTask)
                 }
-                other => other,
-            }
-        })
-    }
-
-    fn subscribe_to_task<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        r: SubscribeToTaskRequest,
-    ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
-        if self.is(ServiceFault::StreamingRefused) {
-            return err(A2aError::unsupported_operation(
-                "streaming is not available",
-            ));
-        }
-        Box::pin(async move {
-            let cx = &self.scope(cx);
-            let id = r.id.clone();
-            match self.inner.subscribe_to_task(cx, r).await {
-                Err(e)
-                    if self.is(ServiceFault::SubscribeTerminalAllowed)
+                (Err(e), ServiceFault::SubscribeTerminalAllowed)
+                    if op == Operation::SubscribeToTask
                         && e.kind() == ErrorKind::UnsupportedOperation =>
                 {
-                    let task = self.inner.get_task(cx, GetTaskRequest::new(id)).await?;
-                    Ok(once(StreamResponse::Task(task)))
+                    let task = self.task(&cx, &task_id).await?;
+                    Ok(Reply::SubscribeToTask(once(StreamResponse::Task(task))))
                 }
-                Ok(stream) if self.is(ServiceFault::SubscriptionCutShort) => {
-                    Ok(rework(stream, |mut events| {
+                (Ok(Reply::ListTasks(mut page)), ServiceFault::ListUnsorted) => {
+                    page.tasks.reverse();
+                    Ok(Reply::ListTasks(page))
+                }
+                (Ok(Reply::SubscribeToTask(stream)), ServiceFault::SubscriptionCutShort) => {
+                    Ok(Reply::SubscribeToTask(rework(stream, |mut events| {
                         events.truncate(1);
                         (events, false)
-                    }))
+                    })))
                 }
-                Ok(stream) => Ok(self.events(stream)),
-                Err(e) => Err(e),
+                (Ok(Reply::SendStreamingMessage(stream)), _) => {
+                    Ok(Reply::SendStreamingMessage(self.events(stream)))
+                }
+                (Ok(Reply::SubscribeToTask(stream)), _) => {
+                    Ok(Reply::SubscribeToTask(self.events(stream)))
+                }
+                (other, _) => other,
             }
         })
     }
+}
 
-    fn create_task_push_notification_config<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        r: TaskPushNotificationConfig,
-    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, A2aError>> {
-        if self.is(ServiceFault::PushRefused) {
-            return err(A2aError::push_notification_not_supported());
-        }
-        Box::pin(async move {
-            self.inner
-                .create_task_push_notification_config(&self.scope(cx), r)
-                .await
-        })
-    }
-
-    fn get_task_push_notification_config<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        r: GetTaskPushNotificationConfigRequest,
-    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, A2aError>> {
-        if self.is(ServiceFault::PushRefused) {
-            return err(A2aError::push_notification_not_supported());
-        }
-        Box::pin(async move {
-            self.inner
-                .get_task_push_notification_config(&self.scope(cx), r)
-                .await
-        })
-    }
-
-    fn list_task_push_notification_configs<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        r: ListTaskPushNotificationConfigsRequest,
-    ) -> BoxFuture<'a, Result<ListTaskPushNotificationConfigsResponse, A2aError>> {
-        if self.is(ServiceFault::PushRefused) {
-            return err(A2aError::push_notification_not_supported());
-        }
-        Box::pin(async move {
-            self.inner
-                .list_task_push_notification_configs(&self.scope(cx), r)
-                .await
-        })
-    }
-
-    fn delete_task_push_notification_config<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        r: DeleteTaskPushNotificationConfigRequest,
-    ) -> BoxFuture<'a, Result<(), A2aError>> {
-        if self.is(ServiceFault::PushRefused) {
-            return err(A2aError::push_notification_not_supported());
-        }
-        if self.is(ServiceFault::DeleteKeepsConfig) {
-            return Box::pin(std::future::ready(Ok(())));
-        }
-        Box::pin(async move {
-            self.inner
-                .delete_task_push_notification_config(&self.scope(cx), r)
-                .await
-        })
-    }
-
-    fn get_extended_agent_card<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        r: GetExtendedAgentCardRequest,
-    ) -> BoxFuture<'a, Result<AgentCard, A2aError>> {
-        Box::pin(async move {
-            let mut cx = self.scope(cx);
-            if self.is(ServiceFault::ExtendedCardAnonymous) && cx.principal.is_none() {
-                cx.principal = Some(Principal::new("anyone", "bearer"));
+impl FaultyService {
+    /// A `SendMessage` request as the faulty agent reads it.
+    async fn send(&self, cx: &CallContext, mut r: SendMessageRequest) -> SendMessageRequest {
+        let config = r.configuration.get_or_insert_with(Default::default);
+        match self.fault {
+            ServiceFault::HistoryIgnored => config.history_length = None,
+            ServiceFault::NotBlocking => config.return_immediately = true,
+            ServiceFault::AlwaysBlocking => config.return_immediately = false,
+            ServiceFault::NoValidation if r.message.parts.is_empty() => {
+                r.message.parts.push(Part::text("echo"))
             }
-            self.inner.get_extended_agent_card(&cx, r).await
-        })
+            ServiceFault::ContextMismatchAccepted if !r.message.task_id.is_empty() => {
+                r.message.context_id.clear()
+            }
+            ServiceFault::UnknownTaskStartsNew | ServiceFault::TerminalTaskRestarts
+                if !r.message.task_id.is_empty() =>
+            {
+                let restart = match self.task(cx, &r.message.task_id).await {
+                    Err(e) => {
+                        self.is(ServiceFault::UnknownTaskStartsNew)
+                            && e.kind() == ErrorKind::TaskNotFound
+                    }
+                    Ok(t) => {
+                        self.is(ServiceFault::TerminalTaskRestarts) && t.status.state.is_terminal()
+                    }
+                };
+                if restart {
+                    r.message.task_id.clear();
+                    r.message.context_id.clear();
+                }
+            }
+            _ => {}
+        }
+        r
     }
+
+    async fn task(&self, cx: &CallContext, id: &str) -> Result<Task, A2aError> {
+        self.inner.get_task(cx, GetTaskRequest::new(id)).await
+    }
+}
+
+fn is_push_config(op: Operation) -> bool {
+    matches!(
+        op,
+        Operation::CreateTaskPushNotificationConfig
+            | Operation::GetTaskPushNotificationConfig
+            | Operation::ListTaskPushNotificationConfigs
+            | Operation::DeleteTaskPushNotificationConfig
+    )
 }
 
 /// A stream of one event.

@@ -963,6 +963,80 @@ fn encode_tenant(out: &mut String, tenant: &str) {
 
 #[cfg(test)]
 mod tests {
+    /// The route table in the `http_json` module docs is this table.
+    #[test]
+    fn the_documented_routes_are_the_table() {
+        let docs = include_str!("lib.rs");
+        let mut documented = Vec::new();
+        for line in docs.lines() {
+            let Some(row) = line.trim().strip_prefix("//! | `") else {
+                continue;
+            };
+            let cells: Vec<&str> = row.split(" | ").collect();
+            let op = cells[0].trim_end_matches('`');
+            if cells.len() < 3 || Operation::from_name(op).is_none() {
+                continue;
+            }
+            let route = cells[1]
+                .split(" (")
+                .next()
+                .unwrap_or_default()
+                .trim_matches('`');
+            let query: Vec<&str> = cells[2]
+                .trim_end_matches('|')
+                .split(',')
+                .map(|q| q.trim().trim_matches('`'))
+                .filter(|q| !q.is_empty())
+                .collect();
+            documented.push((op.to_owned(), route.to_owned(), query.join(",")));
+        }
+        let table: Vec<(String, String, String)> = ROUTES
+            .iter()
+            .filter(|r| r.is_canonical())
+            .map(|r| {
+                let names: Vec<&str> = r.query_fields().iter().map(|q| q.name).collect();
+                (
+                    r.operation().name().to_owned(),
+                    format!("{} {}", r.method(), r.template()),
+                    names.join(","),
+                )
+            })
+            .collect();
+        assert_eq!(documented, table);
+    }
+
+    #[test]
+    fn rows_say_where_each_field_travels() {
+        for route in Route::all() {
+            let body = route.method() == Method::POST;
+            assert_eq!(
+                route.body() == RequestBody::Message,
+                body,
+                "{}",
+                route.template()
+            );
+            if body {
+                assert!(route.query_fields().is_empty(), "{}", route.template());
+            } else {
+                assert!(
+                    route.query_fields().iter().any(|q| q.name == "tenant"),
+                    "{} reads its tenant from the query",
+                    route.template()
+                );
+            }
+            let fields: Vec<&str> = route.path_fields().map(|(_, f)| f).collect();
+            assert_eq!(fields[0], "tenant");
+            for field in fields {
+                let mut request = a2a_types::A2aRequest::empty(route.operation());
+                assert!(
+                    request.string_field_mut(field).is_some(),
+                    "{} binds {field}",
+                    route.template()
+                );
+            }
+        }
+    }
+
     use super::*;
 
     fn ok(method: Method, path: &str) -> RouteMatch<'_> {
