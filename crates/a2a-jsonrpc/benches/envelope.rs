@@ -59,6 +59,12 @@ fn main() {
             1,
             || serde_json::from_slice::<Value>(&body).expect("parses"),
         );
+        let serde_typed = report.measure(
+            &format!("{label} envelope -> typed by serde_json"),
+            n,
+            1,
+            || serde_json::from_slice::<SerdeEnvelope>(&body).expect("decodes"),
+        );
         let bare = report.measure(
             &format!("{label} bare params -> SendMessageRequest"),
             params.len() as u64,
@@ -71,6 +77,11 @@ fn main() {
             &value,
         );
         report.ratio(
+            &format!("{label} typed envelope / typed by serde_json"),
+            &typed,
+            &serde_typed,
+        );
+        report.ratio(
             &format!("{label} typed envelope / bare params (goal >= 0.9)"),
             &typed,
             &bare,
@@ -79,4 +90,15 @@ fn main() {
     if let Err(e) = report.finish() {
         eprintln!("could not write results: {e}");
     }
+}
+
+/// The same envelope as plain `serde_json` would decode it with a derived
+/// struct: the typed baseline.
+#[derive(serde::Deserialize)]
+#[allow(dead_code)]
+struct SerdeEnvelope {
+    jsonrpc: String,
+    id: Value,
+    method: String,
+    params: SendMessageRequest,
 }

@@ -1,5 +1,6 @@
 //! Decode and encode throughput of the typed model against
-//! `serde_json::Value` on the same bytes, with a `serde::de::IgnoredAny`
+//! `serde_json::Value` and against `serde_json` decoding and encoding the
+//! same typed model, on the same bytes, with a `serde::de::IgnoredAny`
 //! pass as the floor (the cost of scanning the JSON at all).
 //!
 //! Documents: a small `Message`, a ~50 KB `Task` and a ~5 MB `Task` shaped
@@ -150,6 +151,12 @@ where
     let value_decode = report.measure(&format!("{label} decode serde_json::Value"), len, 1, || {
         serde_json::from_slice::<Value>(&bytes).unwrap()
     });
+    let serde_decode = report.measure(
+        &format!("{label} decode typed by serde_json"),
+        len,
+        1,
+        || serde_json::from_slice::<T>(&bytes).unwrap(),
+    );
     report.measure(&format!("{label} scan IgnoredAny (floor)"), len, 1, || {
         serde_json::from_slice::<IgnoredAny>(&bytes).unwrap()
     });
@@ -164,6 +171,16 @@ where
         serde_json::to_writer(&mut out, &as_value).unwrap();
         out.len()
     });
+    let serde_encode = report.measure(
+        &format!("{label} encode typed by serde_json"),
+        len,
+        1,
+        || {
+            out.clear();
+            serde_json::to_writer(&mut out, value).unwrap();
+            out.len()
+        },
+    );
     report.ratio(
         &format!("{label} decode typed/Value (goal >= 2)"),
         &typed_decode,
@@ -173,6 +190,16 @@ where
         &format!("{label} encode typed/Value (goal >= 1)"),
         &typed_encode,
         &value_encode,
+    );
+    report.ratio(
+        &format!("{label} decode typed/typed by serde_json"),
+        &typed_decode,
+        &serde_decode,
+    );
+    report.ratio(
+        &format!("{label} encode typed/typed by serde_json"),
+        &typed_encode,
+        &serde_encode,
     );
 }
 

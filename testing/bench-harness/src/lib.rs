@@ -161,7 +161,13 @@ impl Report {
     pub fn finish(self) -> std::io::Result<PathBuf> {
         let dir = results_dir();
         std::fs::create_dir_all(&dir)?;
-        let path = dir.join(format!("{}.txt", self.name));
+        // A run under the allocator's defaults keeps its own file, so both
+        // heaps' figures stand side by side.
+        let suffix = match std::env::var(HEAP_ENV).as_deref() {
+            Ok("default") => "-default-heap",
+            _ => "",
+        };
+        let path = dir.join(format!("{}{suffix}.txt", self.name));
         std::fs::write(&path, &self.out)?;
         println!("results written to {}", path.display());
         Ok(path)
