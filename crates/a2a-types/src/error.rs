@@ -25,7 +25,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::{DecodeError, DecodeErrorKind, FieldViolation};
+use crate::{DecodeError, DecodeErrorKind};
 
 /// `ErrorInfo.domain` for A2A errors (spec 10.6, 11.6).
 pub const ERROR_DOMAIN: &str = "a2a-protocol.org";
@@ -427,6 +427,17 @@ pub struct BadRequest {
     /// One entry per invalid field.
     #[serde(default)]
     pub field_violations: Vec<FieldViolation>,
+}
+
+/// One invalid field: the JSON shape of `google.rpc.BadRequest.FieldViolation`
+/// (`{"field": "message.parts", "description": "At least one part is required"}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldViolation {
+    /// JSON path of the field, e.g. `message.parts` or `tasks[0].status.state`.
+    pub field: String,
+    /// What is wrong with it.
+    pub description: String,
 }
 
 /// One entry of an error's details (`data` in JSON-RPC, `details` in

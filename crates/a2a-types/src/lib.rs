@@ -140,8 +140,8 @@ pub use decode::{
     DecodeErrorKind, DecodeLimits, DEFAULT_MAX_INPUT_BYTES, RECURSION_LIMIT,
 };
 pub use error::{
-    A2aError, BadRequest, ErrorBody, ErrorCode, ErrorDetail, ErrorInfo, ErrorKind, JsonRpcError,
-    RpcStatus, BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE,
+    A2aError, BadRequest, ErrorBody, ErrorCode, ErrorDetail, ErrorInfo, ErrorKind, FieldViolation,
+    JsonRpcError, RpcStatus, BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE,
 };
 pub use events::{StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent};
 pub use message::{Artifact, Message, Part, PartContent, Role};
@@ -163,5 +163,5 @@ pub use security::{
 };
 pub use task::{InvalidTransition, Task, TaskState, TaskStatus};
 pub use timestamp::{Timestamp, TimestampError};
-pub use validate::{FieldPath, FieldViolation, Validate};
+pub use validate::{FieldPath, Validate};
 pub use writer::{to_vec, to_writer};
