@@ -43,7 +43,7 @@ pub fn encode_result<T: Serialize + ?Sized>(id: &Id, result: &T) -> Vec<u8> {
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
     id.write_json(&mut out);
     out.extend_from_slice(br#","result":"#);
-    if a2a_types::writer::to_writer(&mut out, result).is_err() {
+    if a2a_types::json::to_writer(&mut out, result).is_err() {
         // The A2A types serialize infallibly; a host type that fails is
         // answered as an internal error rather than half-written JSON.
         return encode_error(id, &A2aError::internal("result could not be serialized"));
@@ -59,7 +59,7 @@ pub fn encode_error(id: &Id, error: &A2aError) -> Vec<u8> {
     id.write_json(&mut out);
     out.extend_from_slice(br#","error":"#);
     let object = error.to_jsonrpc_error();
-    if a2a_types::writer::to_writer(&mut out, &object).is_err() {
+    if a2a_types::json::to_writer(&mut out, &object).is_err() {
         out.truncate(0);
         return encode_error(id, &A2aError::internal("error could not be serialized"));
     }
@@ -82,12 +82,20 @@ pub fn encode_request_with(id: &Id, request: &A2aRequest, table: &MethodTable) -
     out.extend_from_slice(br#","method":"#);
     crate::id::write_json_string(&mut out, name);
     out.extend_from_slice(br#","params":"#);
-    let mut ser = a2a_types::writer::Serializer::new(&mut out);
-    if request.serialize_params(&mut ser).is_err() {
+    if a2a_types::json::to_writer(&mut out, &ParamsOf(request)).is_err() {
         out.extend_from_slice(b"{}");
     }
     out.push(b'}');
     out
+}
+
+/// A request's params object, for the JSON writer.
+struct ParamsOf<'a>(&'a A2aRequest);
+
+impl Serialize for ParamsOf<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize_params(s)
+    }
 }
 
 /// Decodes the response to a request of method `M` with id `expected`,
@@ -105,7 +113,7 @@ pub fn decode_response<M: Method>(input: &[u8], expected: &Id) -> Result<M::Resu
 pub fn decode_response_as<T: DeserializeOwned>(input: &[u8], expected: &Id) -> Result<T, A2aError> {
     // The fast reader first; what it declines, serde_json reads or names.
     let response =
-        match a2a_types::reader::from_slice_seed(input, ResponseVisitor::<T>(PhantomData)) {
+        match a2a_types::json::try_from_slice_seed(input, ResponseVisitor::<T>(PhantomData)) {
             Ok(r) => r,
             Err(_) => {
                 let mut de = serde_json::Deserializer::from_slice(input);

@@ -87,7 +87,7 @@ pub(crate) async fn handle<S: A2aService>(
         Err(err) => return error_response(server, &err),
     };
     match server.call(cx, request).await {
-        Ok(Answer::Unary(reply)) => match a2a_types::writer::to_vec(&ReplyJson(&reply)) {
+        Ok(Answer::Unary(reply)) => match a2a_types::json::to_vec(&ReplyJson(&reply)) {
             Ok(json) => json_response(StatusCode::OK, json),
             Err(e) => error_response(
                 server,
@@ -156,7 +156,7 @@ pub(crate) fn error_response<S: A2aService>(
     err: &A2aError,
 ) -> Response<Body> {
     let status = status_of(err);
-    let json = a2a_types::writer::to_vec(&err.to_status()).unwrap_or_else(|_| {
+    let json = a2a_types::json::to_vec(&err.to_status()).unwrap_or_else(|_| {
         br#"{"error":{"code":500,"status":"INTERNAL","message":"the error could not be serialized"}}"#
             .to_vec()
     });

@@ -1,8 +1,8 @@
 //! Decoding entry points with input limits and errors that say where.
 //!
-//! The fast path is the crate's own [`reader`](crate::reader). What it
-//! declines is read again by `serde_json`, which either accepts it or
-//! fails; only then is the input decoded a third time through
+//! The first pass is [`json::try_from_slice`](crate::json::try_from_slice).
+//! What it declines is read again by `serde_json`, which either accepts it
+//! or fails; only then is the input decoded a third time through
 //! `serde_path_to_error`, to recover the JSON path of the failure. Valid
 //! input never pays for error reporting.
 
@@ -210,7 +210,7 @@ pub fn from_slice_with_limits<T: DeserializeOwned>(
     if bytes.len() > limits.max_input_bytes {
         return Err(DecodeError::too_large(bytes.len(), limits.max_input_bytes));
     }
-    match crate::reader::from_slice(bytes) {
+    match crate::json::try_from_slice(bytes) {
         Ok(value) => Ok(value),
         Err(_) => reread(bytes),
     }
