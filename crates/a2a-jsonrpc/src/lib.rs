@@ -31,6 +31,7 @@
 //! assert!(String::from_utf8(err.to_bytes()).unwrap().contains(r#""id":"x""#));
 //! ```
 
+#[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod fuzz;
 mod id;
@@ -42,6 +43,7 @@ mod validation;
 pub use id::{Id, NumberText};
 pub use method::{methods, A2aRequest, Empty, Method, MethodTable};
 
+#[cfg(feature = "testing")]
 #[doc(hidden)]
 pub use method::{generate_request, generate_result_json, GenerateResult};
 pub use request::{decode_request, DecodeConfig, Request, DEFAULT_MAX_REQUEST_SIZE};

@@ -121,6 +121,7 @@ macro_rules! method_table {
         }
 
         /// Test support: a generated request for `op`, drawn from `g`.
+        #[cfg(feature = "testing")]
         #[doc(hidden)]
         pub fn generate_request(op: Operation, g: &mut a2a_types::testing::Gen) -> A2aRequest {
             use a2a_types::testing::Generate;
@@ -131,6 +132,7 @@ macro_rules! method_table {
 
         /// Test support: a generated result of `op`'s result type, encoded
         /// as JSON.
+        #[cfg(feature = "testing")]
         #[doc(hidden)]
         pub fn generate_result_json(op: Operation, g: &mut a2a_types::testing::Gen, id: &crate::Id) -> Vec<u8> {
             match op {
@@ -250,18 +252,21 @@ method_table! {
 }
 
 /// Result types the test generator can make (`Empty` has nothing to draw).
+#[cfg(feature = "testing")]
 #[doc(hidden)]
 pub trait GenerateResult {
     /// A value drawn from `g`.
     fn generate_result(g: &mut a2a_types::testing::Gen) -> Self;
 }
 
+#[cfg(feature = "testing")]
 impl<T: a2a_types::testing::Generate> GenerateResult for T {
     fn generate_result(g: &mut a2a_types::testing::Gen) -> T {
         T::generate(g)
     }
 }
 
+#[cfg(feature = "testing")]
 impl GenerateResult for Empty {
     fn generate_result(_: &mut a2a_types::testing::Gen) -> Empty {
         Empty

@@ -129,6 +129,7 @@ mod task;
 mod timestamp;
 mod validate;
 
+#[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod testing;
 
