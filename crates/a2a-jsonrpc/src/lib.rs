@@ -14,6 +14,11 @@
 //! - The method table ([`MethodTable`], [`Method`], [`methods`]) exists once;
 //!   everything else reads it.
 //!
+//! Features: `fast-json` (default) makes the single pass and the encoders
+//! use a2a-types' own JSON reader and writer ([`a2a_types::json`]);
+//! without it they use `serde_json`, with the same results. `testing` is
+//! test and fuzz support for this workspace, not part of the API.
+//!
 //! ```
 //! use a2a_jsonrpc::{decode_request, encode_result, A2aRequest, DecodeConfig, Id};
 //! use a2a_types::Task;

@@ -56,6 +56,14 @@
 //! Identifiers (task, message, artifact ids) and clock readings are the
 //! caller's to supply.
 //!
+//! # Features
+//!
+//! - `fast-json` (default): the crate's own JSON reader and writer behind
+//!   [`json`]; without it, `serde_json` does the same work, with the same
+//!   results, more slowly.
+//! - `testing`: test and fuzz support for this workspace's own tests; not
+//!   part of the API.
+//!
 //! # Decisions a reader may question
 //!
 //! - **Enums are closed.** An enum name or number the proto does not

@@ -113,8 +113,7 @@ impl fmt::Display for FieldPath<'_> {
 /// of the proto, reporting every missing field as a [`FieldViolation`].
 ///
 /// Decoding fills absent fields with their defaults, so validation judges
-/// the typed value. The rules, one per kind of REQUIRED field (all
-/// applied in one file of the crate, `validate.rs`):
+/// the typed value. The rules, one per kind of REQUIRED field:
 ///
 /// - **string**: empty is missing. Spec 5.7 asks REQUIRED fields to be
 ///   "present and set", and proto3 cannot tell an absent string from `""`

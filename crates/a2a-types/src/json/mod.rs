@@ -23,9 +23,9 @@
 //!
 //! The reader only takes the common forms: anything else (structs written
 //! as arrays, enums written as objects, byte arrays, lone surrogates,
-//! nesting deeper than [`RECURSION_LIMIT`](crate::RECURSION_LIMIT)` - 1`)
-//! is [`Declined`], with no detail and at no cost, and `serde_json`
-//! decides. Its guarantee is one-sided: when it returns a value,
+//! nesting deeper than 127 levels, one less than
+//! [`RECURSION_LIMIT`](crate::RECURSION_LIMIT)) is [`Declined`], with no
+//! detail and at no cost, and `serde_json` decides. Its guarantee is one-sided: when it returns a value,
 //! `serde_json` returns an equal one from the same bytes. The crate's
 //! differential tests and fuzz targets check that, and that the writer's
 //! bytes are `serde_json`'s.
