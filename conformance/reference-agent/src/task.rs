@@ -249,7 +249,7 @@ impl TaskEntry {
     /// The one place a task changes: apply, log, queue, announce.
     fn publish(&self, inner: &mut Inner, event: StreamResponse) {
         if !inner.push.is_empty() {
-            let body = bytes::Bytes::from(a2a_types::writer::to_vec(&event).unwrap_or_default());
+            let body = bytes::Bytes::from(a2a_types::json::to_vec(&event).unwrap_or_default());
             for target in &inner.push {
                 target
                     .queue
@@ -462,7 +462,7 @@ impl TaskEntry {
         let inner = self.lock();
         if let Some(target) = inner.push.iter().find(|t| t.config.id == config_id) {
             let event = StreamResponse::Task(inner.task.clone());
-            let body = bytes::Bytes::from(a2a_types::writer::to_vec(&event).unwrap_or_default());
+            let body = bytes::Bytes::from(a2a_types::json::to_vec(&event).unwrap_or_default());
             target.queue.enqueue(body, &target.config, &self.hub);
         }
     }

@@ -36,8 +36,7 @@ impl Id {
     /// A numeric id from its JSON text; `None` unless `text` is exactly one
     /// JSON number (RFC 8259 section 6 grammar).
     pub fn from_number_text(text: &str) -> Option<Id> {
-        a2a_types::reader::is_number(text.as_bytes())
-            .then(|| Id::Number(NumberText::from_json(text)))
+        a2a_types::json::is_number(text.as_bytes()).then(|| Id::Number(NumberText::from_json(text)))
     }
 
     /// Reads an id from the raw JSON of the `id` member. `None` for
@@ -135,7 +134,7 @@ impl fmt::Display for NumberText {
 /// Writes `s` as a JSON string literal.
 pub(crate) fn write_json_string(out: &mut Vec<u8>, s: &str) {
     // Escaping a string into a Vec cannot fail.
-    let _ = a2a_types::writer::to_writer(out, s);
+    let _ = a2a_types::json::to_writer(out, s);
 }
 
 impl fmt::Display for Id {

@@ -14,6 +14,11 @@
 //! - The method table ([`MethodTable`], [`Method`], [`methods`]) exists once;
 //!   everything else reads it.
 //!
+//! Features: `fast-json` (default) makes the single pass and the encoders
+//! use a2a-types' own JSON reader and writer ([`a2a_types::json`]);
+//! without it they use `serde_json`, with the same results. `testing` is
+//! test and fuzz support for this workspace, not part of the API.
+//!
 //! ```
 //! use a2a_jsonrpc::{decode_request, encode_result, A2aRequest, DecodeConfig, Id};
 //! use a2a_types::Task;
@@ -31,6 +36,7 @@
 //! assert!(String::from_utf8(err.to_bytes()).unwrap().contains(r#""id":"x""#));
 //! ```
 
+#[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod fuzz;
 mod id;
@@ -42,6 +48,7 @@ pub use a2a_types::{A2aRequest, Empty};
 pub use id::{Id, NumberText};
 pub use method::{decode_reply, methods, Method, MethodTable};
 
+#[cfg(feature = "testing")]
 #[doc(hidden)]
 pub use method::{generate_request, generate_result_json};
 pub use request::{decode_request, peek_id, DecodeConfig, Request, DEFAULT_MAX_REQUEST_SIZE};

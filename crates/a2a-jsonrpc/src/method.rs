@@ -85,6 +85,7 @@ macro_rules! method_table {
         }
 
         /// Test support: a generated request for `op`, drawn from `g`.
+        #[cfg(feature = "testing")]
         #[doc(hidden)]
         pub fn generate_request(op: Operation, g: &mut a2a_types::testing::Gen) -> A2aRequest {
             use a2a_types::testing::Generate;
@@ -95,6 +96,7 @@ macro_rules! method_table {
 
         /// Test support: a generated result of `op`'s result type, encoded
         /// as JSON.
+        #[cfg(feature = "testing")]
         #[doc(hidden)]
         pub fn generate_result_json(op: Operation, g: &mut a2a_types::testing::Gen, id: &crate::Id) -> Vec<u8> {
             match op {

@@ -61,7 +61,7 @@ impl Request {
 /// `method` precedes `params` (as every SDK writes them) the input is read
 /// once; when `params` comes first it is held as raw JSON text and decoded
 /// when the method is known. Params are then validated for REQUIRED fields.
-/// The pass is made by [`a2a_types::reader`]; what it declines is read
+/// The pass is made by [`a2a_types::json::try_from_slice_seed`]; what it declines is read
 /// again by `serde_json`, which also names the failures.
 ///
 /// Failures come back as the [`ErrorResponse`] to send, with the request id
@@ -103,7 +103,7 @@ pub fn decode_request(input: &[u8], config: &DecodeConfig) -> Result<Request, Er
         methods: &config.methods,
         typed: Some(&mut params),
     };
-    match a2a_types::reader::from_slice_seed(input, envelope) {
+    match a2a_types::json::try_from_slice_seed(input, envelope) {
         Ok(envelope) => envelope.into_request(&mut params, config.validate),
         Err(_) => decode_declined(input, config),
     }

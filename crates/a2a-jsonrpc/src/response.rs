@@ -44,7 +44,7 @@ pub fn encode_result<T: Serialize + ?Sized>(id: &Id, result: &T) -> Vec<u8> {
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
     id.write_json(&mut out);
     out.extend_from_slice(br#","result":"#);
-    if a2a_types::writer::to_writer(&mut out, result).is_err() {
+    if a2a_types::json::to_writer(&mut out, result).is_err() {
         // The A2A types serialize infallibly; a host type that fails is
         // answered as an internal error rather than half-written JSON.
         return encode_error(id, &A2aError::internal("result could not be serialized"));
@@ -60,7 +60,7 @@ pub fn encode_error(id: &Id, error: &A2aError) -> Vec<u8> {
     id.write_json(&mut out);
     out.extend_from_slice(br#","error":"#);
     let object = error.to_jsonrpc_error();
-    if a2a_types::writer::to_writer(&mut out, &object).is_err() {
+    if a2a_types::json::to_writer(&mut out, &object).is_err() {
         out.truncate(0);
         return encode_error(id, &A2aError::internal("error could not be serialized"));
     }
@@ -83,8 +83,7 @@ pub fn encode_request_with(id: &Id, request: &A2aRequest, table: &MethodTable) -
     out.extend_from_slice(br#","method":"#);
     crate::id::write_json_string(&mut out, name);
     out.extend_from_slice(br#","params":"#);
-    let mut ser = a2a_types::writer::Serializer::new(&mut out);
-    if request.serialize(&mut ser).is_err() {
+    if a2a_types::json::to_writer(&mut out, request).is_err() {
         out.extend_from_slice(b"{}");
     }
     out.push(b'}');
@@ -106,7 +105,7 @@ pub fn decode_response<M: Method>(input: &[u8], expected: &Id) -> Result<M::Resu
 pub fn decode_response_as<T: DeserializeOwned>(input: &[u8], expected: &Id) -> Result<T, A2aError> {
     // The fast reader first; what it declines, serde_json reads or names.
     let response =
-        match a2a_types::reader::from_slice_seed(input, ResponseVisitor::<T>(PhantomData)) {
+        match a2a_types::json::try_from_slice_seed(input, ResponseVisitor::<T>(PhantomData)) {
             Ok(r) => r,
             Err(_) => {
                 let mut de = serde_json::Deserializer::from_slice(input);

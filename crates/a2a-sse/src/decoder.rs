@@ -322,8 +322,9 @@ impl Decoder {
         self.parser.offset
     }
 
-    #[doc(hidden)]
     /// Length of the event type and id buffers (for the fuzz harness).
+    #[cfg(feature = "testing")]
+    #[doc(hidden)]
     pub fn __string_buffers(&self) -> (usize, usize) {
         (self.parser.event_type.len(), self.parser.id_buffer.len())
     }

@@ -103,6 +103,7 @@ mod decoder;
 mod encoder;
 mod error;
 mod event;
+#[cfg(feature = "testing")]
 mod fuzz;
 mod shared_str;
 mod stream;
@@ -114,5 +115,6 @@ pub use event::Event;
 pub use shared_str::SharedStr;
 pub use stream::EventStream;
 
+#[cfg(feature = "testing")]
 #[doc(hidden)]
 pub use fuzz::{decode_chunks, fuzz_decode, reference_decode, Outcome};

@@ -75,7 +75,7 @@ impl AgentCardResource {
     ///
     /// Only if serialization fails, which the `a2a-types` card does not.
     pub fn new(card: &AgentCard) -> Result<AgentCardResource, serde_json::Error> {
-        let json = Bytes::from(a2a_types::writer::to_vec(card)?);
+        let json = Bytes::from(a2a_types::json::to_vec(card)?);
         let etag = HeaderValue::from_str(&strong_etag(&json))
             .unwrap_or_else(|_| HeaderValue::from_static("\"0\""));
         Ok(AgentCardResource {
@@ -128,7 +128,7 @@ impl AgentCardResource {
                 format!("the agent card accepts GET and HEAD, not {method}"),
             )
             .with_http_status(405);
-            let json = a2a_types::writer::to_vec(&err.to_status()).unwrap_or_default();
+            let json = a2a_types::json::to_vec(&err.to_status()).unwrap_or_default();
             let mut resp = Response::new(Body::from(json));
             *resp.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
             resp.headers_mut()

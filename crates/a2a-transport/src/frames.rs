@@ -65,7 +65,7 @@ impl Frames {
     fn event(&mut self, event: &StreamResponse) -> Bytes {
         let json = match &self.framing {
             Framing::JsonRpc(id) => encode_result(id, event),
-            Framing::Rest => match a2a_types::writer::to_vec(event) {
+            Framing::Rest => match a2a_types::json::to_vec(event) {
                 Ok(json) => json,
                 Err(_) => {
                     self.events = None;
@@ -80,7 +80,7 @@ impl Frames {
     fn error(&mut self, error: &A2aError) -> Bytes {
         let json = match &self.framing {
             Framing::JsonRpc(id) => encode_error(id, error),
-            Framing::Rest => a2a_types::writer::to_vec(&error.to_status()).unwrap_or_default(),
+            Framing::Rest => a2a_types::json::to_vec(&error.to_status()).unwrap_or_default(),
         };
         if self.encoder.event(Some("error"), None, &json).is_err() {
             self.encoder.data(&json);

@@ -511,8 +511,7 @@ fn version_value(version: ProtocolVersion) -> HeaderValue {
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, A2aError> {
-    a2a_types::writer::to_vec(value)
-        .map_err(|e| A2aError::internal(format!("request encoding: {e}")))
+    a2a_types::json::to_vec(value).map_err(|e| A2aError::internal(format!("request encoding: {e}")))
 }
 
 /// Writes the fields of `request` that `route` carries in the query and

@@ -144,7 +144,7 @@ impl<'a> Framed<'a> for RestCall<'a> {
 
     fn respond(self, answer: Result<Answer, A2aError>) -> Response<Body> {
         match answer {
-            Ok(Answer::Unary(reply)) => match a2a_types::writer::to_vec(&reply) {
+            Ok(Answer::Unary(reply)) => match a2a_types::json::to_vec(&reply) {
                 Ok(json) => json_response(StatusCode::OK, json),
                 Err(e) => {
                     let err =
@@ -217,7 +217,7 @@ pub(crate) fn error_response(
 ) -> Response<Body> {
     let mut body = err.to_status();
     body.error.code = status.as_u16();
-    let json = a2a_types::writer::to_vec(&body).unwrap_or_else(|_| {
+    let json = a2a_types::json::to_vec(&body).unwrap_or_else(|_| {
         br#"{"error":{"code":500,"status":"INTERNAL","message":"the error could not be serialized"}}"#
             .to_vec()
     });

@@ -8,7 +8,7 @@
 //! timestamps and a little metadata). Goals (issue 2): typed decode at
 //! least 2x the `Value` parse; typed encode at least as fast as encoding
 //! the equivalent `Value`. Typed encode uses the crate's own writer
-//! (`a2a_types::writer`), the `Value` row `serde_json`; both append to the
+//! (`a2a_types::json`), the `Value` row `serde_json`; both append to the
 //! same reused buffer.
 //!
 //! `BENCH_SECONDS=0.5 cargo bench -p a2a-types`
@@ -142,7 +142,7 @@ where
     let len = bytes.len() as u64;
     assert_eq!(&from_slice::<T>(&bytes).unwrap(), value);
     let as_value: Value = serde_json::from_slice(&bytes).unwrap();
-    assert_eq!(a2a_types::writer::to_vec(value).unwrap(), bytes);
+    assert_eq!(a2a_types::json::to_vec(value).unwrap(), bytes);
     report.note(&format!("## {label}: {len} bytes"));
 
     let typed_decode = report.measure(&format!("{label} decode typed"), len, 1, || {
@@ -163,7 +163,7 @@ where
     let mut out = Vec::with_capacity(bytes.len());
     let typed_encode = report.measure(&format!("{label} encode typed"), len, 1, || {
         out.clear();
-        a2a_types::writer::to_writer(&mut out, value).unwrap();
+        a2a_types::json::to_writer(&mut out, value).unwrap();
         out.len()
     });
     let value_encode = report.measure(&format!("{label} encode serde_json::Value"), len, 1, || {

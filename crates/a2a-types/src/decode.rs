@@ -1,10 +1,5 @@
-//! Decoding entry points with input limits and errors that say where.
-//!
-//! The fast path is the crate's own [`reader`](crate::reader). What it
-//! declines is read again by `serde_json`, which either accepts it or
-//! fails; only then is the input decoded a third time through
-//! `serde_path_to_error`, to recover the JSON path of the failure. Valid
-//! input never pays for error reporting.
+//! Decoding entry points with input limits and errors that say where; how
+//! they read is documented on [`from_slice_with_limits`].
 
 use std::fmt;
 
@@ -184,7 +179,8 @@ impl fmt::Debug for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// Decodes a value from JSON bytes with the default [`DecodeLimits`].
+/// Decodes a value from JSON bytes with the default [`DecodeLimits`], as
+/// [`from_slice_with_limits`] does.
 ///
 /// ```
 /// use a2a_types::{from_slice, Message};
@@ -214,6 +210,13 @@ pub fn from_str_with_limits<T: DeserializeOwned>(
 }
 
 /// Decodes a value from JSON bytes with explicit limits.
+///
+/// Input over [`DecodeLimits::max_input_bytes`] is refused before it is
+/// read. The rest is read by [`json::try_from_slice`](crate::json::try_from_slice)
+/// first; what that declines is read again by `serde_json`, which either
+/// accepts it or fails; only then is the input decoded a third time,
+/// tracking the JSON path, to say where the failure is. Valid input never
+/// pays for error reporting. Nesting is limited by [`RECURSION_LIMIT`].
 pub fn from_slice_with_limits<T: DeserializeOwned>(
     bytes: &[u8],
     limits: &DecodeLimits,
@@ -221,7 +224,7 @@ pub fn from_slice_with_limits<T: DeserializeOwned>(
     if bytes.len() > limits.max_input_bytes {
         return Err(DecodeError::too_large(bytes.len(), limits.max_input_bytes));
     }
-    match crate::reader::from_slice(bytes) {
+    match crate::json::try_from_slice(bytes) {
         Ok(value) => Ok(value),
         Err(_) => reread(bytes),
     }

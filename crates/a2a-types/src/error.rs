@@ -1,21 +1,7 @@
 //! The A2A error model (spec 3.3.2, 5.4, 9.5, 11.6).
 //!
-//! One [`A2aError`] type carries every error an A2A operation can answer:
-//! the nine A2A-specific errors, the five JSON-RPC standard errors, and
-//! authentication and authorization failures. [`ErrorKind`] names them;
-//! one table ([`ErrorKind::ALL`] with the accessors on [`ErrorKind`]) gives
-//! each kind its JSON-RPC code, HTTP status, gRPC status name and
-//! `google.rpc.ErrorInfo.reason`. Everything else reads that table.
-//!
-//! The same error travels on both HTTP bindings:
-//! - JSON-RPC: [`A2aError::to_jsonrpc_error`] / [`A2aError::from_jsonrpc_error`]
-//!   over [`JsonRpcError`] (`code`, `message`, `data`), spec 9.5;
-//! - HTTP+JSON: [`A2aError::to_status`] / [`A2aError::from_status`] over
-//!   [`RpcStatus`], the `google.rpc.Status` JSON body (`{"error": {...}}`), spec 11.6.
-//!
-//! Details (`data` / `details`, each an object with `@type`) survive both
-//! conversions, including detail types and error codes this crate does not
-//! know.
+//! The model is documented on [`A2aError`], the code table on
+//! [`ErrorKind`].
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -25,7 +11,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::{DecodeError, DecodeErrorKind, FieldViolation};
+use crate::{DecodeError, DecodeErrorKind};
 
 /// `ErrorInfo.domain` for A2A errors (spec 10.6, 11.6).
 pub const ERROR_DOMAIN: &str = "a2a-protocol.org";
@@ -96,6 +82,10 @@ impl fmt::Display for ErrorCode {
 }
 
 /// What went wrong, in the spec's words (spec 3.3.2, 5.4, 9.5).
+///
+/// One table ([`ErrorKind::ALL`], read by the accessors below) gives each
+/// kind its JSON-RPC code, HTTP status, gRPC status name and
+/// `google.rpc.ErrorInfo.reason`; everything else reads that table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -429,6 +419,17 @@ pub struct BadRequest {
     pub field_violations: Vec<FieldViolation>,
 }
 
+/// One invalid field: the JSON shape of `google.rpc.BadRequest.FieldViolation`
+/// (`{"field": "message.parts", "description": "At least one part is required"}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldViolation {
+    /// JSON path of the field, e.g. `message.parts` or `tasks[0].status.state`.
+    pub field: String,
+    /// What is wrong with it.
+    pub description: String,
+}
+
 /// One entry of an error's details (`data` in JSON-RPC, `details` in
 /// HTTP+JSON): a ProtoJSON `Any`, an object with an `@type` key (spec 3.3.2).
 #[derive(Debug, Clone, PartialEq)]
@@ -574,10 +575,25 @@ pub struct ErrorBody {
 
 /// An error answered by an A2A operation (spec 3.3.2).
 ///
-/// It has a code (an open [`ErrorCode`], so unknown codes survive), a
+/// One type carries every error an operation can answer: the nine
+/// A2A-specific errors, the five JSON-RPC standard errors, and
+/// authentication and authorization failures, named by [`ErrorKind`]. It
+/// has a code (an open [`ErrorCode`], so unknown codes survive), a
 /// message, and details (`ErrorInfo`, `BadRequest`, or any other
 /// `@type`d object). Boxed inside, so `Result<T, A2aError>` stays one
 /// pointer wide.
+///
+/// The same error travels on both HTTP bindings:
+/// - JSON-RPC: [`to_jsonrpc_error`](A2aError::to_jsonrpc_error) /
+///   [`from_jsonrpc_error`](A2aError::from_jsonrpc_error) over
+///   [`JsonRpcError`] (`code`, `message`, `data`), spec 9.5;
+/// - HTTP+JSON: [`to_status`](A2aError::to_status) /
+///   [`from_status`](A2aError::from_status) over [`RpcStatus`], the
+///   `google.rpc.Status` JSON body (`{"error": {...}}`), spec 11.6.
+///
+/// Details (`data` / `details`, each an object with `@type`) survive both
+/// conversions, including detail types and error codes this crate does
+/// not know.
 #[derive(Clone, PartialEq)]
 pub struct A2aError(Box<Repr>);
 

@@ -29,9 +29,11 @@
 //! - **Decoding with limits and located errors**: [`from_slice`] and
 //!   [`from_str`] cap the input size ([`DecodeLimits`], 16 MiB by default)
 //!   and nesting ([`RECURSION_LIMIT`]: 127 levels), and a [`DecodeError`] names
-//!   the JSON path (`message.parts[2]`), line and column. Valid input is
-//!   read by the crate's own strict JSON [`reader`], about twice as fast
-//!   as `serde_json` builds a `serde_json::Value` from the same bytes.
+//!   the JSON path (`message.parts[2]`), line and column.
+//! - **Encoding**: [`to_vec`] and [`to_writer`], the bytes
+//!   `serde_json::to_vec` writes. Decoding and encoding go through the
+//!   [`json`] module, whose own reader and writer (the default `fast-json`
+//!   feature) are about twice as fast as `serde_json`.
 //! - **Errors** (spec 3.3.2, 5.4, 9.5, 11.6): [`A2aError`] and one table
 //!   giving each [`ErrorKind`] its JSON-RPC code, HTTP status, gRPC status
 //!   and `ErrorInfo.reason`; conversions to and from the JSON-RPC error
@@ -53,6 +55,14 @@
 //! SSE framing and the HTTP bindings are other crates of the workspace.
 //! Identifiers (task, message, artifact ids) and clock readings are the
 //! caller's to supply.
+//!
+//! # Features
+//!
+//! - `fast-json` (default): the crate's own JSON reader and writer behind
+//!   [`json`]; without it, `serde_json` does the same work, with the same
+//!   results, more slowly.
+//! - `testing`: test and fuzz support for this workspace's own tests; not
+//!   part of the API.
 //!
 //! # Decisions a reader may question
 //!
@@ -115,19 +125,19 @@ mod agent_card;
 mod decode;
 mod error;
 mod events;
+pub mod json;
 mod message;
 mod operation;
 mod protojson;
 mod push;
-pub mod reader;
 mod reconstruct;
 mod requests;
 mod security;
 mod task;
 mod timestamp;
 mod validate;
-pub mod writer;
 
+#[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod testing;
 
@@ -140,10 +150,11 @@ pub use decode::{
     DecodeErrorKind, DecodeLimits, DEFAULT_MAX_INPUT_BYTES, RECURSION_LIMIT,
 };
 pub use error::{
-    A2aError, BadRequest, ErrorBody, ErrorCode, ErrorDetail, ErrorInfo, ErrorKind, JsonRpcError,
-    RpcStatus, BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE,
+    A2aError, BadRequest, ErrorBody, ErrorCode, ErrorDetail, ErrorInfo, ErrorKind, FieldViolation,
+    JsonRpcError, RpcStatus, BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE,
 };
 pub use events::{StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent};
+pub use json::{to_vec, to_writer};
 pub use message::{Artifact, Message, Part, PartContent, Role};
 pub use operation::{A2aRequest, Empty, EventStream, Operation, Reply};
 pub use protojson::{Struct, UnknownEnumValue};
@@ -163,5 +174,4 @@ pub use security::{
 };
 pub use task::{InvalidTransition, Task, TaskState, TaskStatus};
 pub use timestamp::{Timestamp, TimestampError};
-pub use validate::{FieldPath, FieldViolation, Validate};
-pub use writer::{to_vec, to_writer};
+pub use validate::{FieldPath, Validate};

@@ -249,7 +249,7 @@ impl fmt::Display for Preview<'_> {
 /// Parses the text of an int32 (quoted or an arbitrary-precision number).
 fn parse_int32_text(s: &str) -> Result<i32, String> {
     // The JSON number grammar, leading zeros allowed.
-    if crate::reader::number_end(s.as_bytes(), 0, true) != Some(s.len()) {
+    if crate::json::number_end(s.as_bytes(), 0, true) != Some(s.len()) {
         return Err(format!("{} is not a number", Preview(s)));
     }
     if s.bytes().all(|c| c.is_ascii_digit() || c == b'-') {

@@ -7,10 +7,12 @@
 //!   `optional` fields unset, set to their default and set to a value.
 //! - [`corpus`]: `TYPE<TAB>JSON` documents for the wire oracle.
 //! - [`reencode`] / [`check_roundtrip`]: decode and encode by type name.
-//! - [`check_writer`]: the crate's writer against `serde_json`, by type name.
+//! - [`check_writer`]: the crate's writer against `serde_json`, by type name
+//!   (with `fast-json`).
 //! - [`fuzz_decode`]: the fuzz harness.
 //! - [`reader_check`] / [`reader_agrees`] / [`fuzz_reader`]: the fast
-//!   [`reader`](crate::reader) against `serde_json`, its referee.
+//!   reader of [`json`](crate::json) against `serde_json`, its referee
+//!   (with `fast-json`).
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
@@ -823,7 +825,7 @@ impl Generate for ListTaskPushNotificationConfigsResponse {
 /// Encodes a value as compact JSON with the crate's writer; the crate's
 /// types always encode.
 pub fn encode<T: Serialize>(value: &T) -> String {
-    let bytes = match crate::writer::to_vec(value) {
+    let bytes = match crate::json::to_vec(value) {
         Ok(bytes) => bytes,
         Err(e) => panic!("encoding cannot fail for this crate's types: {e}"),
     };
@@ -833,12 +835,13 @@ pub fn encode<T: Serialize>(value: &T) -> String {
     }
 }
 
+#[cfg(feature = "fast-json")]
 /// Decodes `json` as the type named `type_name` and as a
 /// `serde_json::Value`, and checks that the crate's writer encodes both to
 /// exactly the bytes `serde_json` does.
 pub fn check_writer(type_name: &str, json: &str) -> Result<(), String> {
     fn same<T: Serialize + ?Sized>(what: &str, value: &T) -> Result<(), String> {
-        let ours = crate::writer::to_vec(value).map_err(|e| format!("{what}: {e}"))?;
+        let ours = crate::json::to_vec(value).map_err(|e| format!("{what}: {e}"))?;
         let theirs = serde_json::to_vec(value).map_err(|e| format!("{what}: {e}"))?;
         if ours == theirs {
             return Ok(());
@@ -1001,8 +1004,9 @@ pub fn fuzz_decode(data: &[u8]) {
     }
 }
 
+#[cfg(feature = "fast-json")]
 /// The fast reader's one-sided guarantee for one type: when
-/// [`reader::from_slice`](crate::reader::from_slice) returns a value,
+/// [`json::try_from_slice`](crate::json::try_from_slice) returns a value,
 /// `serde_json` must return an equal one, compared with `==` and by
 /// encoding (which tells `-0.0` from `0.0`, equal under `==`).
 ///
@@ -1012,7 +1016,7 @@ pub fn reader_check<T>(json: &[u8]) -> Result<bool, String>
 where
     T: DeserializeOwned + Serialize + PartialEq + Debug,
 {
-    let Ok(ours) = crate::reader::from_slice::<T>(json) else {
+    let Ok(ours) = crate::json::try_from_slice::<T>(json) else {
         return Ok(false);
     };
     let input = String::from_utf8_lossy(json);
@@ -1027,6 +1031,7 @@ where
     }
 }
 
+#[cfg(feature = "fast-json")]
 /// [`reader_check`] for the message type named `type_name`.
 pub fn reader_agrees(type_name: &str, json: &[u8]) -> Result<bool, String> {
     macro_rules! arms {
@@ -1040,6 +1045,7 @@ pub fn reader_agrees(type_name: &str, json: &[u8]) -> Result<bool, String> {
     with_message_types!(arms)
 }
 
+#[cfg(feature = "fast-json")]
 /// The message types [`fuzz_reader`] reads its input as (besides any JSON
 /// value): the documents the bindings decode most.
 pub const READER_FUZZ_TYPES: &[&str] = &[
@@ -1051,6 +1057,7 @@ pub const READER_FUZZ_TYPES: &[&str] = &[
     "SendMessageResponse",
 ];
 
+#[cfg(feature = "fast-json")]
 /// The differential fuzz harness of the fast reader: reads `data` as a
 /// `serde_json::Value`, as each of [`READER_FUZZ_TYPES`], as
 /// `serde::de::IgnoredAny` (the skipping path) and as a borrowed
@@ -1069,13 +1076,13 @@ pub fn fuzz_reader(data: &[u8]) -> usize {
     for name in READER_FUZZ_TYPES {
         accepted += checked(reader_agrees(name, data));
     }
-    if crate::reader::from_slice::<serde::de::IgnoredAny>(data).is_ok() {
+    if crate::json::try_from_slice::<serde::de::IgnoredAny>(data).is_ok() {
         if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(data) {
             panic!("the reader skipped what serde_json refuses ({e}): {input:?}");
         }
         accepted += 1;
     }
-    if let Ok(ours) = crate::reader::from_slice::<&serde_json::value::RawValue>(data) {
+    if let Ok(ours) = crate::json::try_from_slice::<&serde_json::value::RawValue>(data) {
         match serde_json::from_slice::<&serde_json::value::RawValue>(data) {
             Ok(theirs) => assert_eq!(ours.get(), theirs.get(), "raw text of {input:?}"),
             Err(e) => panic!("the reader read a raw value where serde_json says {e}: {input:?}"),

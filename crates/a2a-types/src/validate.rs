@@ -6,12 +6,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 use crate::agent_card::{
     AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface,
     AgentProvider, AgentSkill,
 };
+use crate::error::FieldViolation;
 use crate::events::{StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent};
 use crate::message::{Artifact, Message, Part, Role};
 use crate::push::{AuthenticationInfo, TaskPushNotificationConfig};
@@ -28,17 +27,6 @@ use crate::security::{
     SecurityRequirement, SecurityScheme, StringList,
 };
 use crate::task::{Task, TaskState, TaskStatus};
-
-/// One invalid field: the JSON shape of `google.rpc.BadRequest.FieldViolation`
-/// (`{"field": "message.parts", "description": "At least one part is required"}`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FieldViolation {
-    /// JSON path of the field, e.g. `message.parts` or `tasks[0].status.state`.
-    pub field: String,
-    /// What is wrong with it.
-    pub description: String,
-}
 
 /// Where a value sits in a document, built on the stack while validating;
 /// it becomes a `String` only when a violation is reported.
@@ -125,8 +113,7 @@ impl fmt::Display for FieldPath<'_> {
 /// of the proto, reporting every missing field as a [`FieldViolation`].
 ///
 /// Decoding fills absent fields with their defaults, so validation judges
-/// the typed value. The rules, one per kind of REQUIRED field (all
-/// applied in one file of the crate, `validate.rs`):
+/// the typed value. The rules, one per kind of REQUIRED field:
 ///
 /// - **string**: empty is missing. Spec 5.7 asks REQUIRED fields to be
 ///   "present and set", and proto3 cannot tell an absent string from `""`

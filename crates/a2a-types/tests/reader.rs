@@ -1,5 +1,5 @@
-//! The fast JSON reader (`a2a_types::reader`) against `serde_json`, its
-//! referee.
+//! The fast JSON reader (`a2a_types::json::try_from_slice` with the
+//! `fast-json` feature) against `serde_json`, its referee.
 //!
 //! The guarantee is one-sided: whenever the reader returns a value,
 //! `serde_json` returns an equal one from the same bytes (equal under `==`
@@ -8,11 +8,13 @@
 //! this crate generates, and JSON written with any whitespace and any
 //! escapes, must be accepted.
 
+#![cfg(feature = "fast-json")]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Debug};
 use std::path::{Path, PathBuf};
 
-use a2a_types::reader::{self, Declined, MAX_DEPTH};
+use a2a_types::json::{try_from_slice, Declined};
 use a2a_types::testing::{
     corpus, fuzz_reader, reader_agrees, reader_check, reencode, Gen, READER_FUZZ_TYPES, TYPE_NAMES,
 };
@@ -23,6 +25,9 @@ use serde::de::{DeserializeOwned, IgnoredAny, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
+
+/// How deep the reader reads containers itself; deeper is declined.
+const MAX_DEPTH: usize = a2a_types::RECURSION_LIMIT - 1;
 
 // ---------------------------------------------------------------------------
 // Helpers.
@@ -35,7 +40,7 @@ fn show(json: &[u8]) -> String {
 /// reader reads a value, `serde_json` reads an equal one. Returns the
 /// reader's value, or `None` when it declined.
 fn read<T: DeserializeOwned + PartialEq + Debug>(json: &[u8]) -> Option<T> {
-    let ours = reader::from_slice::<T>(json).ok()?;
+    let ours = try_from_slice::<T>(json).ok()?;
     match serde_json::from_slice::<T>(json) {
         Ok(theirs) => assert_eq!(ours, theirs, "{}", show(json)),
         Err(e) => panic!(
@@ -49,7 +54,7 @@ fn read<T: DeserializeOwned + PartialEq + Debug>(json: &[u8]) -> Option<T> {
 /// [`reader_check`] for a `Value`, panicking on a broken guarantee.
 fn value(json: &[u8]) -> Option<Value> {
     match reader_check::<Value>(json) {
-        Ok(true) => reader::from_slice(json).ok(),
+        Ok(true) => try_from_slice(json).ok(),
         Ok(false) => None,
         Err(e) => panic!("{e}"),
     }
@@ -63,7 +68,7 @@ fn accepted<T: DeserializeOwned + PartialEq + Debug>(json: &[u8]) -> T {
 /// The reader must decline `json`, and `serde_json` must refuse it.
 fn refused<T: DeserializeOwned + Debug>(json: &[u8]) {
     assert_eq!(
-        reader::from_slice::<T>(json).map(|_| ()),
+        try_from_slice::<T>(json).map(|_| ()),
         Err(Declined),
         "{}",
         show(json)
@@ -180,7 +185,7 @@ fn every_generated_document_is_accepted_and_read_as_serde_json_reads_it() {
                 Ok(true),
                 "{name}: {text}"
             );
-            let ours: Value = reader::from_slice(text.as_bytes())
+            let ours: Value = try_from_slice(text.as_bytes())
                 .unwrap_or_else(|_| panic!("declined as a value: {text}"));
             let theirs: Value = serde_json::from_str(text).unwrap();
             assert_eq!(ours, theirs, "{text}");
@@ -269,7 +274,7 @@ fn every_prefix_of_a_document_is_declined() {
             assert_eq!(reader_agrees(name, cut), Ok(false), "{name}: {}", show(cut));
             assert_eq!(reader_check::<Value>(cut), Ok(false), "{}", show(cut));
             assert!(serde_json::from_slice::<IgnoredAny>(cut).is_err());
-            assert_eq!(reader::from_slice::<IgnoredAny>(cut).err(), Some(Declined));
+            assert_eq!(try_from_slice::<IgnoredAny>(cut).err(), Some(Declined));
             prefixes += 1;
         }
     }
@@ -711,7 +716,7 @@ fn every_escape_reads_as_serde_json_reads_it() {
             accepted::<BTreeMap<Bytes, Value>>(object.as_bytes()).len(),
             2
         );
-        let raw: Box<RawValue> = reader::from_slice(json.as_bytes()).unwrap();
+        let raw: Box<RawValue> = try_from_slice(json.as_bytes()).unwrap();
         assert_eq!(raw.get(), json);
     }
     for escape in BAD_ESCAPES {
@@ -784,7 +789,7 @@ fn special_characters_at_every_offset_of_a_string_are_found() {
                             assert_eq!(accepted::<Bytes>(&json).0, expected.as_bytes());
                             assert_eq!(accepted::<Known>(&ignored), Known { k: Some(7) });
                             assert_eq!(accepted_value(&keyed)[&expected], 1);
-                            let raw: &RawValue = reader::from_slice(&json).unwrap();
+                            let raw: &RawValue = try_from_slice(&json).unwrap();
                             assert_eq!(raw.get().as_bytes(), json);
                         }
                         None => {
@@ -819,7 +824,7 @@ fn nesting_at_the_limit_is_read_and_one_level_deeper_declined() {
             let json = nest(depth);
             accepted_value(json.as_bytes());
             accepted::<IgnoredAny>(json.as_bytes());
-            let raw: &RawValue = reader::from_slice(json.as_bytes()).unwrap();
+            let raw: &RawValue = try_from_slice(json.as_bytes()).unwrap();
             assert_eq!(raw.get(), json);
         }
         for depth in [MAX_DEPTH + 1, MAX_DEPTH + 2] {
@@ -953,7 +958,7 @@ fn raw_values_get_the_exact_text() {
         for ws in ["", " ", "\n\t "] {
             let json = format!(r#"{{ "a" :{ws}{raw}{ws}, "b":{raw}{ws}, "c" : {ws}{raw} }}"#);
             let ours: Raws =
-                reader::from_slice(json.as_bytes()).unwrap_or_else(|_| panic!("declined {json}"));
+                try_from_slice(json.as_bytes()).unwrap_or_else(|_| panic!("declined {json}"));
             let theirs: Raws = serde_json::from_str(&json).unwrap();
             for (o, t) in [(ours.a, theirs.a), (&*ours.b, &*theirs.b)] {
                 assert_eq!(o.get(), t.get());
@@ -964,10 +969,10 @@ fn raw_values_get_the_exact_text() {
             assert_eq!(theirs.c.as_deref().map(RawValue::get), expected_c);
             // At the top level, surrounded by whitespace.
             let top = format!("{ws}{raw}{ws}");
-            let ours: &RawValue = reader::from_slice(top.as_bytes()).unwrap();
+            let ours: &RawValue = try_from_slice(top.as_bytes()).unwrap();
             let theirs: &RawValue = serde_json::from_str(&top).unwrap();
             assert_eq!(ours.get(), theirs.get());
-            let ours: Box<RawValue> = reader::from_slice(top.as_bytes()).unwrap();
+            let ours: Box<RawValue> = try_from_slice(top.as_bytes()).unwrap();
             assert_eq!(ours.get(), raw);
             count += 1;
         }
@@ -982,17 +987,9 @@ fn raw_values_get_the_exact_text() {
         b"[1,]",
         b"",
     ] {
-        assert!(
-            reader::from_slice::<&RawValue>(raw).is_err(),
-            "{}",
-            show(raw)
-        );
+        assert!(try_from_slice::<&RawValue>(raw).is_err(), "{}", show(raw));
         let json = [br#"{"a":"#.as_slice(), raw, br#","b":1}"#].concat();
-        assert!(
-            reader::from_slice::<Raws>(&json).is_err(),
-            "{}",
-            show(&json)
-        );
+        assert!(try_from_slice::<Raws>(&json).is_err(), "{}", show(&json));
     }
     // `serde_json::Value` reads the raw-value token as a raw value, by
     // either reader.
@@ -1357,13 +1354,13 @@ fn derived_forms_and_borrowed_strings_read_as_serde_json_reads_them() {
     refused::<Flat>(br#"{"b":1}"#);
 
     // `&str` borrows, so an escaped string fails in both readers.
-    assert_eq!(reader::from_slice::<&str>(br#""ab""#), Ok("ab"));
+    assert_eq!(try_from_slice::<&str>(br#""ab""#), Ok("ab"));
     assert_eq!(serde_json::from_slice::<&str>(br#""ab""#).ok(), Some("ab"));
-    assert!(reader::from_slice::<&str>(br#""a\nb""#).is_err());
+    assert!(try_from_slice::<&str>(br#""a\nb""#).is_err());
     assert!(serde_json::from_slice::<&str>(br#""a\nb""#).is_err());
-    let keys: BTreeMap<&str, u8> = reader::from_slice(br#"{"a":1,"b":2}"#).unwrap();
+    let keys: BTreeMap<&str, u8> = try_from_slice(br#"{"a":1,"b":2}"#).unwrap();
     assert_eq!(keys.len(), 2);
-    assert!(reader::from_slice::<BTreeMap<&str, u8>>(br#"{"\u0061":1}"#).is_err());
+    assert!(try_from_slice::<BTreeMap<&str, u8>>(br#"{"\u0061":1}"#).is_err());
     assert!(serde_json::from_slice::<BTreeMap<&str, u8>>(br#"{"\u0061":1}"#).is_err());
 }
 

@@ -1,79 +1,36 @@
-//! A strict JSON reader that drives `serde` visitors: the fast path of
-//! [`from_slice`](crate::from_slice).
+//! A strict JSON reader that drives `serde` visitors: the first pass of
+//! [`try_from_slice`](super::try_from_slice) with the `fast-json` feature.
 //!
 //! It reads the documents `serde_json` reads, less a few rare forms, and
 //! hands visitors the same calls, so every `Deserialize` impl (the crate's
-//! own, derived ones, `serde_json::Value`) builds the same value. It is faster on this
-//! crate's traffic because it does less per string: one pass, a `u64` word
-//! at a time, finds the end of a string and whether it is all ASCII, which
-//! then needs no UTF-8 check (the crate's one `unsafe` block, in
-//! `ascii_text`); object keys read as bytes are not UTF-8 checked at all.
+//! own, derived ones, `serde_json::Value`) builds the same value. It is
+//! faster on this crate's traffic because it does less per string: one
+//! pass ([`scan_text`]) finds the end of a string and, when it is all
+//! ASCII, its text without a UTF-8 check; object keys read as bytes are not
+//! UTF-8 checked at all.
 //!
-//! What it does not do is explain. Anything it does not accept (input
-//! that is not JSON, a value of the wrong type, a form it leaves to
-//! `serde_json`: structs written as arrays, enums written as objects,
-//! byte arrays, lone surrogates, nesting deeper than [`MAX_DEPTH`]) comes
-//! back as [`Declined`], with no detail and at no cost; the caller then
-//! reads the input again with `serde_json`, which either accepts it (the
-//! same value) or says precisely what is wrong and where. The guarantee the
-//! tests check (`tests/reader.rs`, the `reader_differential` fuzz target) is
-//! one-sided: when this reader returns a value, `serde_json` returns an
-//! equal one.
-//!
-//! Numbers are handed to `serde_json` token by token, so integer and float
-//! conversion, `float_roundtrip` and `arbitrary_precision` behave exactly
-//! as they do there.
-//!
-//! ```
-//! use a2a_types::{reader, Message};
-//!
-//! let m: Message = reader::from_slice(br#"{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]}"#)?;
-//! assert_eq!(m.message_id, "m");
-//! assert!(reader::from_slice::<Message>(b"[]").is_err());
-//! # Ok::<(), reader::Declined>(())
-//! ```
+//! What it does not do is explain. Anything it does not accept comes back
+//! as [`Declined`] (the `json` module's documentation lists what
+//! it leaves to `serde_json`). The guarantee the tests check (`tests/reader.rs`, the
+//! `reader_differential` fuzz target) is one-sided: when this reader
+//! returns a value, `serde_json` returns an equal one.
 
-use std::fmt;
-
+use super::number::number_end;
+use super::scan::{scan, scan_text};
+use super::{Declined, RAW_VALUE_TOKEN};
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
-use serde::Deserialize;
 
 /// How deep arrays and objects may nest: `serde_json`'s own recursion
 /// limit, less one ([`RECURSION_LIMIT`](crate::RECURSION_LIMIT)).
-pub const MAX_DEPTH: usize = crate::RECURSION_LIMIT - 1;
-
-/// The reader did not produce a value; read the input with `serde_json`
-/// for the value or a precise error. Deliberately empty: building a
-/// message nobody reads would cost the fast path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Declined;
-
-impl fmt::Display for Declined {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("declined by the fast JSON reader")
-    }
-}
-
-impl std::error::Error for Declined {}
-
-impl de::Error for Declined {
-    #[inline]
-    fn custom<T: fmt::Display>(_msg: T) -> Declined {
-        Declined
-    }
-}
+const MAX_DEPTH: usize = crate::RECURSION_LIMIT - 1;
 
 type Result<T> = std::result::Result<T, Declined>;
 
-/// Decodes one JSON document (whitespace around it allowed, nothing else).
-pub fn from_slice<'de, T: Deserialize<'de>>(input: &'de [u8]) -> Result<T> {
-    from_slice_seed(input, std::marker::PhantomData)
-}
-
-/// Decodes one JSON document through a [`DeserializeSeed`].
-pub fn from_slice_seed<'de, S: DeserializeSeed<'de>>(
+/// Decodes one JSON document (whitespace around it allowed, nothing else)
+/// through a [`DeserializeSeed`].
+pub(super) fn from_slice_seed<'de, S: DeserializeSeed<'de>>(
     input: &'de [u8],
     seed: S,
 ) -> Result<S::Value> {
@@ -252,15 +209,13 @@ impl<'de> Reader<'de> {
     fn string<'s>(&'s mut self) -> Result<Text<'de, 's, str>> {
         let input = self.input;
         let start = self.pos;
-        let (end, ascii) = scan_ascii(input, start);
+        let (end, text) = scan_text(input, start);
         match input.get(end) {
             Some(b'"') => {
                 self.pos = end + 1;
-                let bytes = &input[start..end];
-                Ok(Text::Borrowed(if ascii {
-                    ascii_text(bytes)
-                } else {
-                    std::str::from_utf8(bytes).map_err(|_| Declined)?
+                Ok(Text::Borrowed(match text {
+                    Some(text) => text,
+                    None => std::str::from_utf8(&input[start..end]).map_err(|_| Declined)?,
                 }))
             }
             Some(b'\\') => {
@@ -391,187 +346,6 @@ impl<'de> Reader<'de> {
         }
         std::str::from_utf8(&self.input[start..self.pos]).map_err(|_| Declined)
     }
-}
-
-/// The first index at or after `from` holding `"`, `\\` or a control
-/// character, or `input.len()`.
-///
-/// Eight bytes at a time in a `u64` (portable SWAR); the steps grow with
-/// the string so that short ones stop early and long ones take few
-/// branches.
-#[inline]
-pub(crate) fn scan(input: &[u8], from: usize) -> usize {
-    scan_ascii(input, from).0
-}
-
-/// [`scan`], and whether every byte from `from` to the end found is ASCII.
-///
-/// Every byte from `from` up to the end is folded into `seen` (with a few
-/// bytes past it, from the last word read), so a `true` is never wrong:
-/// [`ascii_text`] relies on it. `tests/reader.rs` and the
-/// `reader_differential` fuzz target exercise it with debug assertions on.
-#[inline]
-pub(crate) fn scan_ascii(input: &[u8], from: usize) -> (usize, bool) {
-    let mut i = from;
-    let mut seen = 0u64;
-    // Keys and enum names end in the first word.
-    if let Some(word) = input.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-        let w = u64::from_le_bytes(*word);
-        seen |= w;
-        let hits = special_bytes(w);
-        if hits != 0 {
-            return (i + first_hit(hits), seen & HIGHS == 0);
-        }
-        i += 8;
-    }
-    // Ids and short text end in the next 64 bytes: four words per branch,
-    // their marks kept so the end is found without reading them again.
-    for _ in 0..2 {
-        let Some(block) = input.get(i..).and_then(<[u8]>::first_chunk::<32>) else {
-            break;
-        };
-        let words = [
-            word_at(&block[..8]),
-            word_at(&block[8..16]),
-            word_at(&block[16..24]),
-            word_at(&block[24..]),
-        ];
-        seen |= words[0] | words[1] | words[2] | words[3];
-        let marks = words.map(special_bytes);
-        if let Some(k) = marks.iter().position(|&m| m != 0) {
-            return (i + 8 * k + first_hit(marks[k]), seen & HIGHS == 0);
-        }
-        i += 32;
-    }
-    // Long text: 64 bytes per branch, then the word that ends it.
-    while let Some(block) = input.get(i..).and_then(<[u8]>::first_chunk::<64>) {
-        let mut any = 0;
-        for word in block.chunks_exact(8) {
-            let w = word_at(word);
-            seen |= w;
-            any |= special_bytes(w);
-        }
-        if any != 0 {
-            break;
-        }
-        i += 64;
-    }
-    while let Some(word) = input.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-        let w = u64::from_le_bytes(*word);
-        seen |= w;
-        let hits = special_bytes(w);
-        if hits != 0 {
-            return (i + first_hit(hits), seen & HIGHS == 0);
-        }
-        i += 8;
-    }
-    let end = scan_tail(input, i);
-    let tail_ascii = input.get(i..end).is_some_and(<[u8]>::is_ascii);
-    (end, seen & HIGHS == 0 && tail_ascii)
-}
-
-/// Text that [`scan_ascii`] found to be all ASCII, without a second
-/// pass over it: `std::str::from_utf8` was a quarter of the time of a 1 MB
-/// request of ASCII text, and a tenth of a small message's.
-#[allow(unsafe_code)]
-fn ascii_text(bytes: &[u8]) -> &str {
-    debug_assert!(bytes.is_ascii());
-    // SAFETY: `scan_ascii` folded every one of these bytes into its `seen`
-    // word and found no high bit: they are all ASCII, which is UTF-8.
-    unsafe { std::str::from_utf8_unchecked(bytes) }
-}
-
-fn scan_tail(input: &[u8], mut i: usize) -> usize {
-    while input.get(i).is_some_and(|&b| !is_special(b)) {
-        i += 1;
-    }
-    i
-}
-
-const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-
-/// The high bit of each byte of `w` that is below 0x20, `"` or `\\`
-/// (little-endian order). Borrows can also mark bytes after a true hit,
-/// never before one, so the lowest mark is exact.
-#[inline(always)]
-fn special_bytes(w: u64) -> u64 {
-    let control = w.wrapping_sub(ONES * 0x20);
-    let quote = (w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
-    let backslash = (w ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
-    // `"` and `\\` have a clear high bit, so `!w` stands for `!(w ^ c)`.
-    (control | quote | backslash) & !w & HIGHS
-}
-
-#[inline(always)]
-fn word_at(bytes: &[u8]) -> u64 {
-    bytes
-        .first_chunk::<8>()
-        .map_or(0, |w| u64::from_le_bytes(*w))
-}
-
-#[inline(always)]
-fn first_hit(hits: u64) -> usize {
-    hits.trailing_zeros() as usize / 8
-}
-
-#[inline]
-fn is_special(b: u8) -> bool {
-    b == b'"' || b == b'\\' || b < 0x20
-}
-
-/// Whether `text` is exactly one JSON number (RFC 8259 section 6).
-///
-/// ```
-/// use a2a_types::reader::is_number;
-///
-/// assert!(is_number(b"-1.5e3"));
-/// assert!(!is_number(b"01"));
-/// ```
-pub fn is_number(text: &[u8]) -> bool {
-    number_end(text, 0, false) == Some(text.len())
-}
-
-/// Where the number starting at `start` ends (RFC 8259 section 6), or
-/// `None` if none starts there. With `leading_zeros`, the integer part may
-/// also be several digits starting with `0`, as protobuf's parsers accept
-/// in quoted integers.
-pub(crate) fn number_end(input: &[u8], start: usize, leading_zeros: bool) -> Option<usize> {
-    let mut i = start;
-    if input.get(i) == Some(&b'-') {
-        i += 1;
-    }
-    i = match input.get(i) {
-        Some(b'0') if !leading_zeros => i + 1,
-        Some(b'0'..=b'9') => digits(input, i + 1),
-        _ => return None,
-    };
-    if input.get(i) == Some(&b'.') {
-        let end = digits(input, i + 1);
-        if end == i + 1 {
-            return None;
-        }
-        i = end;
-    }
-    if matches!(input.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(input.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        let end = digits(input, i);
-        if end == i {
-            return None;
-        }
-        i = end;
-    }
-    Some(i)
-}
-
-fn digits(input: &[u8], mut i: usize) -> usize {
-    while input.get(i).is_some_and(u8::is_ascii_digit) {
-        i += 1;
-    }
-    i
 }
 
 fn hex4(input: &[u8], at: usize) -> Result<u16> {
@@ -1047,10 +821,6 @@ impl<'de> Deserializer<'de> for Key<'_, 'de> {
     }
 }
 
-/// The newtype name through which `serde_json::value::RawValue` asks a
-/// `serde_json` deserializer for raw text (`serde_json::raw::TOKEN`).
-const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
-
 /// The one-entry map `RawValue` expects: the token as key, the text as a
 /// borrowed string value.
 struct RawValueAccess<'de> {
@@ -1077,7 +847,12 @@ impl<'de> MapAccess<'de> for RawValueAccess<'de> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::Deserialize;
     use serde_json::Value;
+
+    fn from_slice<'de, T: Deserialize<'de>>(input: &'de [u8]) -> Result<T> {
+        from_slice_seed(input, std::marker::PhantomData)
+    }
 
     fn agree(json: &str) {
         let ours = from_slice::<Value>(json.as_bytes());

@@ -1,93 +1,59 @@
-//! A compact JSON writer driven by `serde::Serialize`: the crate's encode
-//! path, the counterpart of [`reader`](crate::reader).
+//! A compact JSON writer driven by `serde::Serialize`: [`to_vec`](super::to_vec)
+//! and [`to_writer`](super::to_writer) with the `fast-json` feature.
 //!
 //! It writes exactly the bytes `serde_json::to_vec` writes, for every
 //! `Serialize` impl (the crate's own, derived ones, `serde_json::Value`,
 //! `RawValue`), in the same cases succeeding or failing. It is faster on
 //! this crate's traffic because strings are escaped a word at a time: the
-//! reader's scan finds the next `"`, `\\` or control byte eight bytes per
-//! step, the plain run before it is copied with one `extend_from_slice`,
-//! and only the special byte is escaped.
+//! [`scan`] finds the next `"`, `\\` or control byte eight bytes per step,
+//! the plain run before it is copied with one `extend_from_slice`, and only
+//! the special byte is escaped.
 //!
 //! Escapes are `serde_json`'s: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`,
 //! other bytes below 0x20 as `\u00xx` (lowercase hex); DEL and non-ASCII
 //! are written raw. Numbers are handed to `serde_json` (itoa and ryu;
 //! NaN and infinities become `null`), so they are formatted identically,
 //! with or without `arbitrary_precision`. Its private number and raw-value
-//! structs (`$serde_json::private::Number`, `...::RawValue`) are written as
-//! their raw text, as `serde_json` does.
+//! structs ([`NUMBER_TOKEN`], [`RAW_VALUE_TOKEN`]) are written as their raw
+//! text, as `serde_json` does.
 //!
 //! Output goes into a `Vec<u8>` only: the caller owns and reuses the
 //! buffer, and writing to memory cannot fail. The only errors are the ones
 //! `serde_json` raises too: a `Serialize` impl that fails, or a map key
 //! that is not a string, number, bool or char (or is a non-finite float).
-//! They are [`serde_json::Error`]s, so this is a drop-in for
-//! `serde_json::to_vec`/`to_writer`; the crate's own types never fail.
-//!
-//! ```
-//! use a2a_types::{writer, Message};
-//!
-//! let m = Message::user_text("m-1", "say \"hi\"\n");
-//! let bytes = writer::to_vec(&m)?;
-//! assert_eq!(bytes, serde_json::to_vec(&m)?);
-//!
-//! let mut out = Vec::new();
-//! writer::to_writer(&mut out, &serde_json::json!({"a": [1, 2.5, null]}))?;
-//! assert_eq!(out, br#"{"a":[1,2.5,null]}"#);
-//! # Ok::<(), serde_json::Error>(())
-//! ```
 
 use std::fmt::{self, Display};
 
 use serde::ser::{self, Error as _, Impossible, Serialize};
 
-use crate::reader::scan;
-
-/// The error type: `serde_json`'s, since the writer fails exactly where
-/// `serde_json` does.
-pub type Error = serde_json::Error;
+use super::scan::scan;
+use super::{Error, NUMBER_TOKEN, RAW_VALUE_TOKEN};
 
 type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// The struct name under which `serde_json::Number` serializes its text
-/// when `serde_json/arbitrary_precision` is on.
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
-/// The struct name under which `serde_json::value::RawValue` serializes.
-const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
-
 /// Encodes `value` as compact JSON into a new buffer.
-///
-/// # Errors
-///
-/// When `value`'s `Serialize` impl fails or a map key is not a string,
-/// number, bool or char, as with `serde_json::to_vec`. Never for this
-/// crate's types.
 #[inline]
-pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+pub(super) fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(128);
     to_writer(&mut out, value)?;
     Ok(out)
 }
 
 /// Appends the compact JSON of `value` to `out`.
-///
-/// # Errors
-///
-/// As [`to_vec`]; `out` then holds whatever was written before the error.
 #[inline]
-pub fn to_writer<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<()> {
+pub(super) fn to_writer<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<()> {
     value.serialize(&mut Serializer::new(out))
 }
 
 /// The `serde::Serializer` behind [`to_writer`]: appends to a `Vec<u8>`.
 #[derive(Debug)]
-pub struct Serializer<'a> {
+struct Serializer<'a> {
     out: &'a mut Vec<u8>,
 }
 
 impl<'a> Serializer<'a> {
     /// A serializer appending to `out`.
-    pub fn new(out: &'a mut Vec<u8>) -> Serializer<'a> {
+    fn new(out: &'a mut Vec<u8>) -> Serializer<'a> {
         Serializer { out }
     }
 
@@ -365,7 +331,7 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
 
 /// An array or object being written: its elements or entries so far.
 #[derive(Debug)]
-pub struct Compound<'s, 'a> {
+struct Compound<'s, 'a> {
     ser: &'s mut Serializer<'a>,
     first: bool,
 }
@@ -504,7 +470,7 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
 /// `serde_json`'s private number and raw-value structs, the raw text of
 /// their one field.
 #[derive(Debug)]
-pub enum StructCompound<'s, 'a> {
+enum StructCompound<'s, 'a> {
     /// An ordinary struct, written as an object.
     Fields(Compound<'s, 'a>),
     /// `serde_json`'s number or raw-value token struct.
