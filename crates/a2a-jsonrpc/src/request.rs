@@ -91,8 +91,7 @@ pub fn decode_request(input: &[u8], config: &DecodeConfig) -> Result<Request, Er
                     input.len(),
                     config.max_request_size
                 ),
-            )
-            .with_http_status(413),
+            ),
         ));
     }
     // The params are decoded into this slot rather than returned through

@@ -340,7 +340,7 @@ fn size_limit_answers_before_parsing() {
     );
     let e = decode_request(body.as_bytes(), &config).unwrap_err();
     assert_eq!(e.error.kind(), ErrorKind::InvalidRequest);
-    assert_eq!(e.error.http_status(), 413);
+    assert_eq!(e.error.received_status(), None);
     assert!(e.error.message().contains("exceeds the limit of 64 bytes"));
 }
 

@@ -126,9 +126,11 @@ impl AgentCardResource {
             let err = A2aError::new(
                 ErrorKind::MethodNotFound,
                 format!("the agent card accepts GET and HEAD, not {method}"),
-            )
-            .with_http_status(405);
-            let json = a2a_types::json::to_vec(&err.to_status()).unwrap_or_default();
+            );
+            // The body's code is the transport's 405, as the response's.
+            let mut body = err.to_status();
+            body.error.code = StatusCode::METHOD_NOT_ALLOWED.as_u16();
+            let json = a2a_types::json::to_vec(&body).unwrap_or_default();
             let mut resp = Response::new(Body::from(json));
             *resp.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
             resp.headers_mut()

@@ -493,7 +493,7 @@ impl<C: HttpClient> HttpTransport<C> {
                         }),
                     )
                 }
-                Some(e) => e.with_http_status(status),
+                Some(e) => e.with_received_status(status),
                 None => A2aError::from_status(status, None),
             },
             Binding::HttpJson => A2aError::from_status(

@@ -602,9 +602,8 @@ struct Repr {
     code: ErrorCode,
     message: String,
     details: Vec<ErrorDetail>,
-    /// An HTTP status that overrides the table's: one received from a peer,
-    /// or a transport-level status such as 413 or 415.
-    http_status: Option<u16>,
+    /// The HTTP status a client received this error with, if any.
+    received_status: Option<u16>,
     /// A JSON-RPC `data` that is not an array of details, kept verbatim.
     raw_data: Option<Value>,
 }
@@ -626,7 +625,7 @@ impl A2aError {
             code: kind.code(),
             message: message.into(),
             details,
-            http_status: None,
+            received_status: None,
             raw_data: None,
         }))
     }
@@ -642,7 +641,7 @@ impl A2aError {
             code,
             message: message.into(),
             details: Vec::new(),
-            http_status: None,
+            received_status: None,
             raw_data: None,
         }))
     }
@@ -749,11 +748,21 @@ impl A2aError {
         self
     }
 
-    /// Overrides the HTTP status, for transport-level answers that share a
-    /// kind (413 or 415 as `InvalidRequestError`, 405 as `MethodNotFoundError`).
-    pub fn with_http_status(mut self, status: u16) -> A2aError {
-        self.0.http_status = Some(status);
+    /// The same error, recorded as received with HTTP `status`: what a
+    /// client learns beside the body (a 401 whose body says something
+    /// else, a 502 from a proxy). A server answers by the error table
+    /// (spec 5.4); a transport-level status (405, 413, 414, 415) is the
+    /// transport's to set on its response, not the error's.
+    pub fn with_received_status(mut self, status: u16) -> A2aError {
+        self.0.received_status = Some(status);
         self
+    }
+
+    /// The HTTP status this error was received with, if a client recorded
+    /// one ([`with_received_status`](A2aError::with_received_status),
+    /// [`from_status`](A2aError::from_status)).
+    pub fn received_status(&self) -> Option<u16> {
+        self.0.received_status
     }
 
     /// The kind, from the code ([`ErrorKind::Unknown`] for unknown codes).
@@ -792,11 +801,11 @@ impl A2aError {
         })
     }
 
-    /// The HTTP status this error is answered with (spec 5.4), or the one
-    /// it was received with.
+    /// The HTTP status of this error: the one it was received with, else
+    /// its kind's (spec 5.4).
     pub fn http_status(&self) -> u16 {
         self.0
-            .http_status
+            .received_status
             .unwrap_or_else(|| self.kind().http_status())
     }
 
@@ -841,7 +850,7 @@ impl A2aError {
             code: error.code,
             message: error.message,
             details,
-            http_status: None,
+            received_status: None,
             raw_data,
         }))
     }
@@ -906,7 +915,7 @@ impl A2aError {
             code,
             message,
             details,
-            http_status: Some(http_status),
+            received_status: Some(http_status),
             raw_data: None,
         }))
     }
@@ -925,7 +934,7 @@ impl fmt::Debug for A2aError {
             .field("code", &self.0.code.0)
             .field("message", &self.0.message)
             .field("details", &self.0.details)
-            .field("http_status", &self.0.http_status)
+            .field("received_status", &self.0.received_status)
             .field("raw_data", &self.0.raw_data)
             .finish()
     }
@@ -965,7 +974,6 @@ impl From<DecodeError> for A2aError {
             }
             DecodeErrorKind::TooLarge => {
                 A2aError::new(ErrorKind::InvalidRequest, e.message().to_owned())
-                    .with_http_status(413)
             }
             _ => {
                 let field = if e.path().is_empty() {
@@ -1260,13 +1268,18 @@ mod tests {
             &crate::DecodeLimits::new().with_max_input_bytes(1),
         )
         .unwrap_err();
-        assert_eq!(A2aError::from(big).http_status(), 413);
+        let big = A2aError::from(big);
+        assert_eq!(big.kind(), ErrorKind::InvalidRequest);
+        assert!(big.message().contains("exceeds the limit"), "{big}");
     }
 
     #[test]
-    fn http_status_override_and_display() {
-        let err = A2aError::new(ErrorKind::InvalidRequest, "body too large").with_http_status(413);
+    fn received_status_and_display() {
+        let err = A2aError::new(ErrorKind::InvalidRequest, "body too large");
+        assert_eq!((err.http_status(), err.received_status()), (400, None));
+        let err = err.with_received_status(413);
         assert_eq!(err.http_status(), 413);
+        assert_eq!(err.received_status(), Some(413));
         assert_eq!(err.to_status().error.code, 413);
         assert_eq!(
             err.to_string(),
