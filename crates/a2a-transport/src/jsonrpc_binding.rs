@@ -100,12 +100,11 @@ pub(crate) async fn handle<S: A2aService>(
         Ok(Answer::Unary(reply)) => {
             json_response(StatusCode::OK, encode_result(&id, &ReplyJson(&reply)))
         }
-        Ok(Answer::Stream { first, rest }) => sse_response(Body::stream(Frames::new(
-            Framing::JsonRpc(id),
-            Some(first),
-            rest,
-        ))),
-        Ok(Answer::EmptyStream) => sse_response(Body::empty()),
+        Ok(Answer::Stream { first, rest }) => sse_response(
+            Body::stream(Frames::new(Framing::JsonRpc(id), Some(first), rest)),
+            server.config().keep_alive.as_ref(),
+        ),
+        Ok(Answer::EmptyStream) => sse_response(Body::empty(), None),
         Err(err) => error_response(server, &id, &err, None),
     }
 }

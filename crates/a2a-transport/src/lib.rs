@@ -137,8 +137,11 @@ mod discovery;
 mod extensions;
 mod frames;
 mod gate;
+#[cfg(feature = "http-body")]
+mod http_body;
 mod http_client;
 mod jsonrpc_binding;
+mod keep_alive;
 mod media;
 mod pct;
 mod query;
@@ -148,6 +151,8 @@ mod route;
 mod server;
 mod service;
 mod ssrf;
+#[cfg(feature = "tower-service")]
+mod tower;
 mod unwind;
 mod version;
 
@@ -176,6 +181,7 @@ pub use extensions::{
     A2A_EXTENSIONS_PARAM,
 };
 pub use http_client::{HttpClient, HttpError, ResponseBody};
+pub use keep_alive::{KeepAlive, KeepAliveStream};
 pub use pct::PercentDecodeError;
 pub use query::{QueryBuilder, QueryConfig, QueryError, QueryParams};
 pub use resilient::{ResilientStream, ResilientTransport, RetryPolicy, Timer};
@@ -189,6 +195,8 @@ pub use ssrf::{
     AllowlistError, RefusalReason, SsrfError, UrlError, WebhookHost, WebhookTarget,
     MAX_WEBHOOK_URL_LEN,
 };
+#[cfg(feature = "tower-service")]
+pub use tower::TowerService;
 pub use version::{
     negotiate_version, requested_version, ProtocolVersion, RequestedVersionError, VersionError,
     A2A_VERSION, A2A_VERSION_PARAM, MAX_ECHO_LEN, MAX_VERSION_LEN,

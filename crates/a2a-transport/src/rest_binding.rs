@@ -95,9 +95,10 @@ pub(crate) async fn handle<S: A2aService>(
             ),
         },
         Ok(Answer::Stream { first, rest }) => {
-            sse_response(Body::stream(Frames::new(Framing::Rest, Some(first), rest)))
+            let frames = Frames::new(Framing::Rest, Some(first), rest);
+            sse_response(Body::stream(frames), server.config().keep_alive.as_ref())
         }
-        Ok(Answer::EmptyStream) => sse_response(Body::empty()),
+        Ok(Answer::EmptyStream) => sse_response(Body::empty(), None),
         Err(err) => error_response(server, &err),
     }
 }

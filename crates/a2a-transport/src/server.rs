@@ -64,7 +64,9 @@ use crate::body::Body;
 use crate::card::{AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL};
 use crate::extensions::{ExtensionLimits, RequestedExtensions};
 use crate::gate::{check_capabilities, required_extensions};
+use crate::keep_alive::KeepAlive;
 use crate::query::{QueryConfig, QueryError, QueryParams};
+use crate::resilient::Timer;
 use crate::route::{BasePathError, RouteError, Router};
 use crate::service::{dispatch, A2aService, BoxFuture, CallContext, EventStream, Principal, Reply};
 use crate::unwind::{catch, panicked, poll_next_caught};
@@ -121,6 +123,9 @@ pub struct ServerConfig {
     /// The realm of `WWW-Authenticate` challenges. Default: the card's
     /// name.
     pub realm: Option<String>,
+    /// SSE keep-alive comments in quiet streams ([`KeepAlive`]); `None`
+    /// sends none. Default `None`: timing needs the host's clock.
+    pub keep_alive: Option<KeepAlive>,
 }
 
 impl ServerConfig {
@@ -139,6 +144,7 @@ impl ServerConfig {
             versions: vec![ProtocolVersion::V1_0],
             authenticator: None,
             realm: None,
+            keep_alive: None,
         }
     }
 
@@ -225,6 +231,18 @@ impl ServerConfig {
         self.realm = Some(realm.into());
         self
     }
+
+    /// Sends a keep-alive comment in every streaming response after each
+    /// `interval` in which no event went out, timed by the host's `timer`
+    /// (see [`KeepAlive`]).
+    pub fn with_keep_alive(
+        mut self,
+        interval: std::time::Duration,
+        timer: impl Timer + 'static,
+    ) -> ServerConfig {
+        self.keep_alive = Some(KeepAlive::new(interval, timer));
+        self
+    }
 }
 
 impl Default for ServerConfig {
@@ -247,6 +265,7 @@ impl fmt::Debug for ServerConfig {
             .field("versions", &self.versions)
             .field("authenticator", &self.authenticator.as_ref().map(|_| ".."))
             .field("realm", &self.realm)
+            .field("keep_alive", &self.keep_alive)
             .finish()
     }
 }
@@ -447,7 +466,7 @@ impl<S: A2aService> A2aServer<S> {
     /// Answers one request. Never panics, and every error response carries
     /// the binding's error body. A streaming answer's body is a
     /// [`Body::Stream`] of SSE frames; the host writes them as they come
-    /// (and may interleave [`keep_alive_frame`](crate::keep_alive_frame)s).
+    /// (with keep-alive comments when [`ServerConfig::keep_alive`] is set).
     pub fn handle(&self, request: Request<Bytes>) -> BoxFuture<'_, Response<Body>> {
         Box::pin(async move {
             let (head, body) = request.into_parts();
@@ -477,7 +496,7 @@ impl<S: A2aService> A2aServer<S> {
         })
     }
 
-    fn binding_for(&self, path: &str) -> Binding {
+    pub(crate) fn binding_for(&self, path: &str) -> Binding {
         if self.config.jsonrpc_path.as_deref() == Some(path) || self.router.is_none() {
             Binding::JsonRpc
         } else {
