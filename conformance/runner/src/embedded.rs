@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use a2a_reference_agent::serve::{serve, ServeOptions};
+use a2a_hyper::{serve, HyperClient, ServeOptions, TokioTimer, DEFAULT_KEEP_ALIVE};
 use a2a_reference_agent::{AgentConfig, HttpPushSender, PushSender, ReferenceAgent};
 use a2a_transport::{
     A2aServer, A2aService, Allowlist, BearerAuth, CardResolver, HttpClient, Principal, ServerConfig,
@@ -15,7 +15,7 @@ use a2a_types::{AgentCard, AgentInterface};
 use tokio::sync::oneshot;
 
 use crate::memory::ServerClient;
-use crate::net::{loopback_listener, serve_webhook, HyperClient};
+use crate::net::{loopback_listener, serve_webhook};
 use crate::report::Record;
 use crate::run::notice;
 use crate::scenario::{Binding, Level};
@@ -205,12 +205,13 @@ impl Embedded {
         let sender = Arc::new(HttpPushSender::new(allow.clone()));
         let agent = ReferenceAgent::new(self.config(interfaces, allow), sender);
         let card = agent.agent_card().clone();
-        let server = A2aServer::new(agent.clone(), card.clone(), self.server_config())
+        let config = self
+            .server_config()
+            .with_keep_alive(DEFAULT_KEEP_ALIVE, TokioTimer);
+        let server = A2aServer::new(agent.clone(), card.clone(), config)
             .map_err(|e| std::io::Error::other(e.to_string()))?;
         let (stop, stopped) = oneshot::channel::<()>();
-        let mut options = ServeOptions::default();
-        options.log = false;
-        options.drain_timeout = Duration::from_millis(200);
+        let options = ServeOptions::default().with_drain_timeout(Duration::from_millis(200));
         let server_task = tokio::spawn(serve(listener, Arc::new(server), options, async move {
             let _ = stopped.await;
         }));
@@ -249,7 +250,7 @@ impl Embedded {
 #[derive(Debug)]
 pub struct Running {
     stop: Option<oneshot::Sender<()>>,
-    server: tokio::task::JoinHandle<std::io::Result<()>>,
+    server: tokio::task::JoinHandle<()>,
     receiver: tokio::task::JoinHandle<()>,
 }
 

@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
+use a2a_hyper::HyperClient;
 use a2a_transport::HttpClient;
 use a2a_types::AgentCard;
 
 use crate::embedded::fetch_card_with;
-use crate::net::HyperClient;
 use crate::run::notice;
 use crate::scenario::{Binding, Level};
 use crate::target::{Caller, Target, Timing};
