@@ -21,7 +21,7 @@
 #                        drives an agent with the a2a-core client transport:
 #                        interop/rust-client-checks, which --build-rust builds
 #                        once the tree has the client side of a2a-transport
-#                        and a2a-examples (branches client and examples)
+#                        and a2a-hyper
 #   A2A_CONFORMANCE      the a2a-conformance binary (run as --url URL)
 #   A2A_EXAMPLE_CLIENT   the a2a-examples `client` binary (branch examples):
 #                        until A2A_CLIENT_CHECKS exists, a smoke test of our
@@ -91,12 +91,12 @@ if [ "$BUILD_RUST" = 1 ] && [ -z "${A2A_REFERENCE_AGENT:-}" ]; then
   A2A_REFERENCE_AGENT="$ROOT/target/release/a2a-reference-agent"
 fi
 if [ "$BUILD_RUST" = 1 ] && [ -z "${A2A_CLIENT_CHECKS:-}" ]; then
-  if [ -f "$ROOT/examples/Cargo.toml" ]; then
+  if [ -f "$ROOT/crates/a2a-hyper/Cargo.toml" ]; then
     say "building interop/rust-client-checks (our client's checks)"
     (cd "$HERE/rust-client-checks" && CARGO_TARGET_DIR="$ROOT/target" cargo build -q) || exit 1
     A2A_CLIENT_CHECKS="$ROOT/target/debug/a2a-interop-client-checks"
   else
-    NOTES+=("interop/rust-client-checks not built: it needs a2a-examples and the client side of a2a-transport (branches examples, client) in this tree")
+    NOTES+=("interop/rust-client-checks not built: it needs a2a-hyper and the client side of a2a-transport in this tree")
   fi
 fi
 

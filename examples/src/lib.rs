@@ -1,17 +1,18 @@
-//! Runnable examples of a2a-core on a real HTTP stack, and the small
-//! pieces of glue they share.
+//! Runnable examples of a2a-core on a real HTTP stack.
 //!
-//! The core crates never open a socket. A host supplies the HTTP stack on
-//! each side, and this crate shows how little that is:
+//! The core crates never open a socket; `a2a-hyper` is the adapter that
+//! does (its `HyperClient` and `serve`), and the transport's
+//! `tower-service` feature mounts an agent in any tower application.
+//! These examples show what is left for a host to write, which is not
+//! much:
 //!
-//! - [`HyperClient`] ([`http_client`]): the client side's one trait,
-//!   [`HttpClient`](a2a_transport::HttpClient), on hyper-util's pooled
-//!   client, in about forty lines. Reusable as it is by any tool that
-//!   talks to agents over plain `http` (the conformance runner, say).
-//! - [`server::serve`]: hyper's server around the pure
-//!   [`A2aServer::handle`](a2a_transport::A2aServer::handle), in about
-//!   forty lines; [`server::reference_agent`] puts the reference agent
-//!   behind it.
+//! - [`axum_app`]: an axum application with its own routes that mounts an
+//!   agent, at the root or under `/a2a`.
+//! - [`own_agent`]: a user's own agent, [`ShoutAgent`](own_agent::ShoutAgent),
+//!   implementing two operations.
+//! - [`server::reference_agent`]: the reference agent behind an
+//!   [`A2aServer`](a2a_transport::A2aServer), for the other examples to
+//!   serve.
 //! - [`lines`]: a custom transport, A2A over line-delimited JSON-RPC on
 //!   any byte stream, served through the same public pipeline as HTTP
 //!   ([`A2aServer::serve`](a2a_transport::A2aServer::serve)).
@@ -23,6 +24,8 @@
 //!
 //! ```text
 //! cargo run -p a2a-examples --bin server -- --port 8080
+//! cargo run -p a2a-examples --bin axum-app -- --port 8080 [--prefix]
+//! cargo run -p a2a-examples --bin own-agent -- --port 8080
 //! cargo run -p a2a-examples --bin client -- http://127.0.0.1:8080 [--binding jsonrpc|rest] [--bearer TOKEN]
 //! cargo run --release -p a2a-examples --bin stream-bench -- http://127.0.0.1:8080 [--streams N] [--chunks N]
 //! ```
@@ -30,13 +33,14 @@
 //! `client` discovers the agent from its URL (the agent card, spec 8.2),
 //! takes the interface the card prefers or the binding asked for (spec
 //! 8.3.2) and runs the conversation; `server` serves the reference agent
-//! on both bindings; `stream-bench` measures streamed events per second
-//! (see `scripts/bench-agent`).
+//! on both bindings with `a2a_hyper::serve`, `axum-app` inside an axum
+//! app; `own-agent` serves the shout agent; `stream-bench` measures
+//! streamed events per second (see `scripts/bench-agent`).
 
+pub mod axum_app;
 pub mod conversation;
-pub mod http_client;
 pub mod lines;
+pub mod own_agent;
 pub mod server;
 
 pub use conversation::{converse, Transcript};
-pub use http_client::HyperClient;

@@ -3,7 +3,7 @@
 //! binding. The server side calls the same public pipeline as HTTP,
 //! [`A2aServer::serve`], so every check happens in the same order with
 //! the same errors; the client side is a [`Forward`], so it is an
-//! [`A2aService`](a2a_transport::A2aService) like the HTTP transports.
+//! `A2aService` like the HTTP transports.
 //!
 //! # The binding (spec 12)
 //!

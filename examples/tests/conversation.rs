@@ -1,27 +1,22 @@
-//! The examples end to end over real loopback HTTP: the server glue with
-//! the reference agent behind it on 127.0.0.1:0, discovered by the client
-//! glue, and the whole conversation on each binding, checked for what
-//! came back.
+//! The examples end to end over real loopback HTTP: `a2a_hyper::serve`
+//! with the reference agent behind it on 127.0.0.1:0, discovered through
+//! `a2a_hyper::HyperClient`, and the whole conversation on each binding,
+//! checked for what came back.
 
-use std::time::Duration;
-
-use a2a_examples::server::{reference_agent, serve};
-use a2a_examples::{converse, HyperClient, Transcript};
-use a2a_transport::{
-    client::HttpError,
-    client::{DiscoveryError, Preferences},
-    discover, Binding, CallContext, HttpClient,
-};
+use a2a_examples::server::reference_agent;
+use a2a_examples::{converse, Transcript};
+use a2a_hyper::{serve, server_config, HyperClient, ServeOptions};
+use a2a_transport::{client::Preferences, discover, Binding, CallContext};
 use a2a_types::{StreamResponse, TaskState};
-use bytes::Bytes;
 use tokio::net::TcpListener;
 
-/// Starts the server glue on a free loopback port; answers its base URL.
+/// Serves the reference agent on a free loopback port; answers its base URL.
 async fn start() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base_url = format!("http://{}", listener.local_addr().unwrap());
-    let server = reference_agent(&base_url).unwrap();
-    tokio::spawn(serve(listener, server));
+    let server = reference_agent(&base_url, server_config()).unwrap();
+    let forever = std::future::pending();
+    tokio::spawn(serve(listener, server, ServeOptions::default(), forever));
     base_url
 }
 
@@ -167,39 +162,4 @@ async fn without_a_preference_the_cards_first_interface_wins() {
     let (_, second, _) = talk(&base_url, &Preferences::new()).await;
     assert_ne!(first.context_id, second.context_id);
     assert_eq!(second.total_size, 3);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn failures_of_the_http_client_say_what_happened() {
-    // Nothing listens on a port just released: a connection failure,
-    // which a resilient stream would retry.
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let closed = format!("http://{}", listener.local_addr().unwrap());
-    drop(listener);
-    let request = http::Request::get(format!("{closed}/.well-known/agent-card.json"))
-        .body(Bytes::new())
-        .unwrap();
-    let err = HyperClient::new().send(request).await.unwrap_err();
-    assert!(
-        matches!(err, HttpError::Connection(_)) && err.is_retryable(),
-        "{err:?}"
-    );
-    let err = discover(HyperClient::new(), &closed, &Preferences::new())
-        .await
-        .unwrap_err();
-    assert!(matches!(err, DiscoveryError::Fetch(_)), "{err:?}");
-
-    // A server that accepts but never answers: the client's timeout.
-    let silent = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/", silent.local_addr().unwrap());
-    tokio::spawn(async move {
-        let _held = silent.accept().await;
-        tokio::time::sleep(Duration::from_secs(30)).await;
-    });
-    let client = HyperClient::new().with_timeout(Duration::from_millis(200));
-    let err = client
-        .send(http::Request::get(url).body(Bytes::new()).unwrap())
-        .await
-        .unwrap_err();
-    assert!(matches!(err, HttpError::Timeout(_)), "{err:?}");
 }

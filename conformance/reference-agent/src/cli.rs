@@ -5,12 +5,12 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
+use a2a_hyper::{ServeOptions, TokioTimer};
 use a2a_transport::{server::BearerAuth, webhook::Allowlist, A2aServer, ServerConfig};
 use a2a_types::AgentInterface;
 
 use crate::config::AgentConfig;
 use crate::http_push::HttpPushSender;
-use crate::serve::ServeOptions;
 use crate::ReferenceAgent;
 
 /// The usage text.
@@ -191,7 +191,8 @@ impl Options {
     /// The agent, behind the server, for a listener bound to `bound`:
     /// JSON-RPC at `/` and HTTP+JSON at the root of the base URL, the
     /// card at `/.well-known/agent-card.json`, bearer authentication when
-    /// tokens were given, push delivery over HTTP.
+    /// tokens were given, push delivery over HTTP, SSE keep-alive comments
+    /// every `--keep-alive` of quiet.
     pub fn server(&self, bound: SocketAddr) -> Result<Arc<A2aServer<ReferenceAgent>>, String> {
         let base = self.base_url(bound);
         let mut config = AgentConfig::default()
@@ -203,7 +204,7 @@ impl Options {
         config.limits.max_tasks = self.max_tasks;
         config.limits.task_ttl = self.task_ttl;
         config.limits.max_events_per_task = self.max_stream_events;
-        let mut server_config = ServerConfig::new();
+        let mut server_config = ServerConfig::new().with_keep_alive(self.keep_alive, TokioTimer);
         if !self.bearer_tokens.is_empty() {
             config = config.with_bearer_scheme("bearer");
             let mut auth = BearerAuth::new("bearer");
@@ -233,12 +234,12 @@ impl Options {
             .map_err(|e| format!("cannot configure the server: {e}"))
     }
 
-    /// How the server runs.
+    /// How the server runs: a request log on stderr unless `--quiet`.
     pub fn serve_options(&self) -> ServeOptions {
-        ServeOptions {
-            keep_alive: self.keep_alive,
-            log: self.log,
-            ..ServeOptions::default()
+        let options = ServeOptions::default();
+        match self.log {
+            true => options.with_log(|line| eprintln!("{line}")),
+            false => options,
         }
     }
 }

@@ -194,7 +194,6 @@ mod config;
 mod http_push;
 mod ids;
 mod push;
-pub mod serve;
 mod store;
 mod stream;
 mod task;

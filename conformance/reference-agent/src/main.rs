@@ -2,7 +2,6 @@
 //! the crate README.
 
 use a2a_reference_agent::cli::{Options, Parsed, USAGE};
-use a2a_reference_agent::serve::serve;
 
 #[tokio::main]
 async fn main() {
@@ -46,8 +45,5 @@ async fn main() {
         let _ = tokio::signal::ctrl_c().await;
         eprintln!("shutting down");
     };
-    if let Err(e) = serve(listener, server, options.serve_options(), shutdown).await {
-        eprintln!("a2a-reference-agent: {e}");
-        std::process::exit(1);
-    }
+    a2a_hyper::serve(listener, server, options.serve_options(), shutdown).await;
 }

@@ -63,7 +63,7 @@ pub enum Kind {
     /// then over JSON-RPC and HTTP+JSON through the client transport, and
     /// over the line transport (for an embedded agent). The
     /// runs must give equivalent results (spec 5.1): each run's
-    /// observations ([`Ctx::note`]) are compared.
+    /// observations ([`Ctx::note`](crate::Ctx::note)) are compared.
     Behaviour,
     /// Raw HTTP on these bindings (a subset of JSON-RPC and HTTP+JSON).
     Wire(&'static [Binding]),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use a2a_examples::lines::{serve_lines, LineClient, LineConfig};
-use a2a_reference_agent::serve::{serve, ServeOptions};
+use a2a_hyper::{serve, HyperClient, ServeOptions, TokioTimer, DEFAULT_KEEP_ALIVE};
 use a2a_reference_agent::{AgentConfig, HttpPushSender, PushSender, ReferenceAgent};
 use a2a_transport::{
     client::CardResolver, server::BearerAuth, webhook::Allowlist, A2aServer, A2aService,
@@ -19,7 +19,7 @@ use tokio::sync::oneshot;
 use crate::binding::Binding;
 use crate::check::Level;
 use crate::memory::ServerClient;
-use crate::net::{loopback_listener, serve_webhook, HyperClient};
+use crate::net::{loopback_listener, serve_webhook};
 use crate::report::Record;
 use crate::run::notice;
 use crate::target::{Caller, Target, Timing};
@@ -210,15 +210,16 @@ impl Embedded {
         let sender = Arc::new(HttpPushSender::new(allow.clone()));
         let agent = ReferenceAgent::new(self.config(interfaces, allow), sender);
         let card = agent.agent_card().clone();
+        let config = self
+            .server_config()
+            .with_keep_alive(DEFAULT_KEEP_ALIVE, TokioTimer);
         let server = Arc::new(
-            A2aServer::new(agent.clone(), card.clone(), self.server_config())
+            A2aServer::new(agent.clone(), card.clone(), config)
                 .map_err(|e| std::io::Error::other(e.to_string()))?,
         );
         let lines = over_lines(Arc::clone(&server));
         let (stop, stopped) = oneshot::channel::<()>();
-        let mut options = ServeOptions::default();
-        options.log = false;
-        options.drain_timeout = Duration::from_millis(200);
+        let options = ServeOptions::default().with_drain_timeout(Duration::from_millis(200));
         let server_task = tokio::spawn(serve(listener, server, options, async move {
             let _ = stopped.await;
         }));
@@ -279,7 +280,7 @@ fn over_lines<S: A2aService + 'static>(server: Arc<A2aServer<S>>) -> Arc<dyn A2a
 #[derive(Debug)]
 pub struct Running {
     stop: Option<oneshot::Sender<()>>,
-    server: tokio::task::JoinHandle<std::io::Result<()>>,
+    server: tokio::task::JoinHandle<()>,
     receiver: tokio::task::JoinHandle<()>,
 }
 

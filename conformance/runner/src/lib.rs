@@ -72,7 +72,7 @@ pub use embedded::{
     fetch_card, fetch_card_with, Embedded, Running, Wrappers, MEMORY_BASE, MEMORY_HOOKS, TOKENS,
 };
 pub use memory::{response_body, ServerClient};
-pub use net::{loopback_listener, serve_webhook, HyperClient};
+pub use net::{loopback_listener, serve_webhook};
 pub use remote::Remote;
 pub use report::{Outcome, Record, Report, Totals};
 pub use run::{run, Progress, ProgressFn, RunOptions};

@@ -2,13 +2,13 @@
 
 use std::sync::Arc;
 
+use a2a_hyper::HyperClient;
 use a2a_transport::HttpClient;
 use a2a_types::AgentCard;
 
 use crate::binding::Binding;
 use crate::check::Level;
 use crate::embedded::fetch_card_with;
-use crate::net::HyperClient;
 use crate::run::notice;
 use crate::target::{Caller, Target, Timing};
 

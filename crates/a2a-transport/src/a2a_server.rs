@@ -16,8 +16,10 @@ use crate::body::Body;
 use crate::card::{AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL};
 use crate::extensions::{ExtensionLimits, RequestedExtensions};
 use crate::gate::{check_capabilities, required_extensions};
+use crate::keep_alive::KeepAlive;
 use crate::pipeline::{next_event, Answer, CallHead, Framed};
 use crate::query::{QueryConfig, QueryParams};
+use crate::resilient::Timer;
 use crate::route::{BasePathError, RouteError, Router};
 use crate::service::{dispatch, A2aService, BoxFuture, CallContext, Principal};
 use crate::unwind::{catch, panicked};
@@ -74,6 +76,9 @@ pub struct ServerConfig {
     /// The realm of `WWW-Authenticate` challenges. Default: the card's
     /// name.
     pub realm: Option<String>,
+    /// SSE keep-alive comments in quiet streams ([`KeepAlive`]); `None`
+    /// sends none. Default `None`: timing needs the host's clock.
+    pub keep_alive: Option<KeepAlive>,
 }
 
 impl ServerConfig {
@@ -92,6 +97,7 @@ impl ServerConfig {
             versions: vec![ProtocolVersion::V1_0],
             authenticator: None,
             realm: None,
+            keep_alive: None,
         }
     }
 
@@ -178,6 +184,18 @@ impl ServerConfig {
         self.realm = Some(realm.into());
         self
     }
+
+    /// Sends a keep-alive comment in every streaming response after each
+    /// `interval` in which no event went out, timed by the host's `timer`
+    /// (see [`KeepAlive`]).
+    pub fn with_keep_alive(
+        mut self,
+        interval: std::time::Duration,
+        timer: impl Timer + 'static,
+    ) -> ServerConfig {
+        self.keep_alive = Some(KeepAlive::new(interval, timer));
+        self
+    }
 }
 
 impl Default for ServerConfig {
@@ -200,6 +218,7 @@ impl fmt::Debug for ServerConfig {
             .field("versions", &self.versions)
             .field("authenticator", &self.authenticator.as_ref().map(|_| ".."))
             .field("realm", &self.realm)
+            .field("keep_alive", &self.keep_alive)
             .finish()
     }
 }
@@ -402,8 +421,8 @@ impl<S: A2aService> A2aServer<S> {
     /// bindings driven through [`serve`](A2aServer::serve). Never panics,
     /// and every error response carries the binding's error body. A
     /// streaming answer's body is a [`Body::Stream`] of SSE frames; the
-    /// host writes them as they come (and may interleave
-    /// [`keep_alive_frame`](crate::keep_alive_frame)s).
+    /// host writes them as they come (with keep-alive comments when
+    /// [`ServerConfig::keep_alive`] is set).
     pub fn handle(&self, request: Request<Bytes>) -> BoxFuture<'_, Response<Body>> {
         Box::pin(async move {
             let (head, body) = request.into_parts();
@@ -424,7 +443,13 @@ impl<S: A2aService> A2aServer<S> {
             }
             let query = QueryParams::parse_with(head.uri.query().unwrap_or(""), &self.config.query);
             if self.config.jsonrpc_path.as_deref() == Some(path) {
-                return match jsonrpc_binding::frame(&head, &body, &query, &self.challenges) {
+                return match jsonrpc_binding::frame(
+                    &head,
+                    &body,
+                    &query,
+                    &self.challenges,
+                    self.config.keep_alive.as_ref(),
+                ) {
                     Ok(call) => self.run(call).await,
                     Err(refused) => refused,
                 };
@@ -433,6 +458,7 @@ impl<S: A2aService> A2aServer<S> {
                 Some(router) => {
                     let limits = rest_binding::Limits {
                         max_body_size: self.config.max_body_size,
+                        keep_alive: self.config.keep_alive.as_ref(),
                     };
                     match rest_binding::frame(
                         router,
@@ -582,7 +608,7 @@ impl<S: A2aService> A2aServer<S> {
         }
     }
 
-    fn binding_for(&self, path: &str) -> Binding {
+    pub(crate) fn binding_for(&self, path: &str) -> Binding {
         if self.config.jsonrpc_path.as_deref() == Some(path) || self.router.is_none() {
             Binding::JsonRpc
         } else {
@@ -602,7 +628,7 @@ impl<S: A2aService> A2aServer<S> {
 
     /// A transport-level error, answered with `status` in the body of
     /// `binding`.
-    fn transport_error(
+    pub(crate) fn transport_error(
         &self,
         binding: Binding,
         err: &A2aError,

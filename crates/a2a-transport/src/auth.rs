@@ -113,7 +113,7 @@ pub enum AuthOutcome {
 /// calling the authenticator.
 ///
 /// ```
-/// use a2a_transport::{server::{AuthOutcome, Authenticator}, BoxFuture, Principal, server::AuthRequest};
+/// use a2a_transport::{server::{AuthOutcome, Authenticator}, server::AuthRequest, BoxFuture, Principal};
 ///
 /// /// Callers named by a header that a trusted proxy sets.
 /// struct FromProxy;

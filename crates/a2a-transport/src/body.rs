@@ -34,9 +34,11 @@ pub type FrameStream = Pin<Box<dyn Stream<Item = Bytes> + Send + 'static>>;
 /// assert_eq!(Pin::new(&mut body).poll_next(&mut cx), Poll::Ready(None));
 /// ```
 ///
-/// Plugging it into a host: with hyper, `Body::Full` maps to a full body
-/// and `Body::Stream` to a streaming body of data frames; with axum,
-/// `axum::body::Body::from_stream(body.map(Ok::<_, Infallible>))`.
+/// Plugging it into a host: with the `http-body` feature, `Body` is an
+/// `http_body::Body` (data frames, never an error), which hyper and axum
+/// serve as it is; with `tower-service`, `TowerService` is the
+/// whole server as a `tower::Service`. Without them, it is a `Stream` of
+/// `Bytes` to forward.
 pub enum Body {
     /// The complete body (possibly empty).
     Full(Bytes),
@@ -155,11 +157,12 @@ impl Stream for Body {
     }
 }
 
-/// One SSE comment line, `: keep-alive`, for a host to write into a
-/// streaming response (spec 9.4.2, 11.7) while no event is due, so that proxies do not close
-/// an idle connection. Receivers ignore comments (HTML "event stream
-/// interpretation"). Sending it needs a clock, so it is the host's job:
-/// this crate never reads one.
+/// One SSE comment line, `: keep-alive`, written into a streaming
+/// response (spec 9.4.2, 11.7) while no event is due, so that proxies do
+/// not close an idle connection. Receivers ignore comments (HTML "event
+/// stream interpretation"). The server sends it when
+/// [`ServerConfig::keep_alive`](crate::ServerConfig::keep_alive) is set,
+/// timed by the host's clock: this crate never reads one.
 ///
 /// ```
 /// assert_eq!(&a2a_transport::server::keep_alive_frame()[..], b": keep-alive\n");

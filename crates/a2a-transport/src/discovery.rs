@@ -266,10 +266,10 @@ pub enum DiscoveryError {
     #[error(transparent)]
     InvalidUrl(#[from] InterfaceUrlError),
     /// The card could not be fetched: the HTTP client failed
-    /// ([`ClientFailure`](crate::ClientFailure)), the body was too large,
+    /// ([`ClientFailure`](crate::client::ClientFailure)), the body was too large,
     /// or the server answered an error status (`401` keeps its
     /// `WWW-Authenticate` challenges, see
-    /// [`www_authenticate`](crate::www_authenticate)).
+    /// [`www_authenticate`](crate::client::www_authenticate)).
     #[error("fetching the agent card failed: {0}")]
     Fetch(A2aError),
     /// The body is not an `AgentCard` (the error names the JSON path).

@@ -24,6 +24,7 @@ use http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use http::{HeaderValue, Response};
 
 use crate::body::Body;
+use crate::keep_alive::KeepAlive;
 use crate::media::EVENT_STREAM_VALUE;
 
 use crate::service::EventStream;
@@ -119,8 +120,13 @@ impl Stream for Frames {
     }
 }
 
-/// A 200 `text/event-stream` response with `Cache-Control: no-cache`.
-pub(crate) fn sse_response(body: Body) -> Response<Body> {
+/// A 200 `text/event-stream` response with `Cache-Control: no-cache`,
+/// its stream with keep-alive comments if the server sends them.
+pub(crate) fn sse_response(body: Body, keep_alive: Option<&KeepAlive>) -> Response<Body> {
+    let body = match (body, keep_alive) {
+        (Body::Stream(frames), Some(keep_alive)) => Body::stream(keep_alive.apply(frames)),
+        (body, _) => body,
+    };
     let mut resp = Response::new(body);
     let h = resp.headers_mut();
     h.insert(CONTENT_TYPE, EVENT_STREAM_VALUE);

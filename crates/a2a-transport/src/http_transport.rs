@@ -134,7 +134,7 @@ pub(crate) fn parse_http_url(url: &str) -> Result<Uri, InterfaceUrlError> {
     Ok(uri)
 }
 
-/// A client-side [`A2aService`]: each call is sent over one HTTP binding to
+/// A client-side [`A2aService`](crate::A2aService): each call is sent over one HTTP binding to
 /// one interface URL through the host's [`HttpClient`] (see the module
 /// documentation for the exact requests and how responses are read).
 ///

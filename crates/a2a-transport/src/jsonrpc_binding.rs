@@ -30,6 +30,7 @@ use http::{HeaderValue, Method, Response, StatusCode};
 
 use crate::body::Body;
 use crate::frames::{sse_response, Frames, Framing};
+use crate::keep_alive::KeepAlive;
 use crate::media::{check_json_content_type, APPLICATION_JSON_VALUE};
 use crate::pipeline::{query_error, status_of, Answer, CallHead, Framed};
 use crate::query::{QueryError, QueryParams};
@@ -40,6 +41,7 @@ pub(crate) struct JsonRpcCall<'a> {
     body: &'a Bytes,
     query: &'a QueryParams<'a>,
     challenges: &'a [HeaderValue],
+    keep_alive: Option<&'a KeepAlive>,
     /// The id every answer echoes: peeked before admission, then the one
     /// the decoder decided on.
     id: Id,
@@ -49,11 +51,14 @@ pub(crate) struct JsonRpcCall<'a> {
 /// (405), a JSON `Content-Type` (415), a query string that parses (400,
 /// 414). Then the id is peeked, so errors answered before decoding (401,
 /// version) echo it.
+// The refusal is the finished response, built once and returned at once.
+#[allow(clippy::result_large_err)]
 pub(crate) fn frame<'a>(
     head: &'a Parts,
     body: &'a Bytes,
     query: &'a Result<QueryParams<'a>, QueryError>,
     challenges: &'a [HeaderValue],
+    keep_alive: Option<&'a KeepAlive>,
 ) -> Result<JsonRpcCall<'a>, Response<Body>> {
     if head.method != Method::POST {
         let err = A2aError::new(
@@ -91,6 +96,7 @@ pub(crate) fn frame<'a>(
         body,
         query,
         challenges,
+        keep_alive,
         id: peek_id(body),
     })
 }
@@ -123,12 +129,11 @@ impl<'a> Framed<'a> for JsonRpcCall<'a> {
             Ok(Answer::Unary(reply)) => {
                 json_response(StatusCode::OK, encode_result(&self.id, &reply))
             }
-            Ok(Answer::Stream { first, rest }) => sse_response(Body::stream(Frames::new(
-                Framing::JsonRpc(self.id),
-                Some(first),
-                rest,
-            ))),
-            Ok(Answer::EmptyStream) => sse_response(Body::empty()),
+            Ok(Answer::Stream { first, rest }) => sse_response(
+                Body::stream(Frames::new(Framing::JsonRpc(self.id), Some(first), rest)),
+                self.keep_alive,
+            ),
+            Ok(Answer::EmptyStream) => sse_response(Body::empty(), None),
             Err(err) => error_response(&self.id, &err, None, self.challenges),
         }
     }

@@ -1,20 +1,20 @@
 //! The A2A v1.0 transport layer.
 //!
-//! This crate owns the [`A2aService`] trait (one method per operation of
+//! This crate owns the [`A2aService`](crate::A2aService) trait (one method per operation of
 //! spec 3.1) and the HTTP side of A2A as pure functions over [`http`]
 //! types: it never opens a socket, reads a clock or needs an executor.
 //!
 //! # The server side
 //!
-//! [`A2aServer`] turns an `http::Request<Bytes>` into an
-//! `http::Response<`[`Body`]`>` for one [`A2aService`]: the public agent
-//! card at [`AGENT_CARD_PATH`] with `ETag` and `Cache-Control` (spec 8.2,
+//! [`A2aServer`](crate::A2aServer) turns an `http::Request<Bytes>` into an
+//! `http::Response<`[`Body`](crate::Body)`>` for one [`A2aService`](crate::A2aService): the public agent
+//! card at [`AGENT_CARD_PATH`](crate::server::AGENT_CARD_PATH) with `ETag` and `Cache-Control` (spec 8.2,
 //! 8.6), the JSON-RPC binding (spec 9) and the HTTP+JSON binding (spec 11).
 //! On the way it negotiates `A2A-Version` (3.6), reads `A2A-Extensions`
-//! (3.2.6), authenticates through an [`Authenticator`] (7.4) and applies
-//! the card's capability gates (3.3.4, 13.3). A [`Body`] is complete bytes
+//! (3.2.6), authenticates through an [`Authenticator`](crate::server::Authenticator) (7.4) and applies
+//! the card's capability gates (3.3.4, 13.3). A [`Body`](crate::Body) is complete bytes
 //! or a stream of SSE frames; plugging it into a host's HTTP stack is a
-//! few lines (see [`Body`]).
+//! few lines (see [`Body`](crate::Body)).
 //!
 //! ```
 //! use a2a_transport::{server::BearerAuth, A2aServer, A2aService, Body, ServerConfig};
@@ -50,41 +50,41 @@
 //!
 //! Each is usable on its own, by the server or by a custom transport:
 //!
-//! - [`Router`] and [`Route`]: the HTTP+JSON route table (spec 11.3 and
+//! - [`Router`](crate::http_json::Router) and [`Route`](crate::http_json::Route): the HTTP+JSON route table (spec 11.3 and
 //!   the proto's `google.api.http` rules, with the `/{tenant}` prefix),
 //!   matching requests to an [`Operation`](a2a_types::Operation) with
 //!   their path parameters, and building paths for the client.
-//! - [`QueryParams`] and [`QueryBuilder`]: query strings (spec 11.5).
-//! - [`ProtocolVersion`] and [`negotiate_version`]: the `A2A-Version`
+//! - [`QueryParams`](crate::http_json::QueryParams) and [`QueryBuilder`](crate::http_json::QueryBuilder): query strings (spec 11.5).
+//! - [`ProtocolVersion`](crate::ProtocolVersion) and [`negotiate_version`](crate::service_params::negotiate_version): the `A2A-Version`
 //!   service parameter (spec 3.6).
-//! - [`RequestedExtensions`] and [`encode_extensions`]: the
+//! - [`RequestedExtensions`](crate::service_params::RequestedExtensions) and [`encode_extensions`](crate::service_params::encode_extensions): the
 //!   `A2A-Extensions` service parameter (spec 3.2.6, 11.2).
-//! - [`check_capabilities`] and [`required_extensions`]: capability gating
+//! - [`check_capabilities`](crate::server::check_capabilities) and [`required_extensions`](crate::server::required_extensions): capability gating
 //!   from the card (spec 3.3.4, 13.3).
-//! - [`Authenticator`] with [`BearerAuth`], [`ApiKeyAuth`], [`BasicAuth`]
-//!   and [`AnyOf`], and [`challenges`] for a 401 (spec 7.4).
-//! - [`AgentCardResource`]: the card's bytes, `ETag` and conditional
+//! - [`Authenticator`](crate::server::Authenticator) with [`BearerAuth`](crate::server::BearerAuth), [`ApiKeyAuth`](crate::server::ApiKeyAuth), [`BasicAuth`](crate::server::BasicAuth)
+//!   and [`AnyOf`](crate::server::AnyOf), and [`challenges`](crate::server::challenges) for a 401 (spec 7.4).
+//! - [`AgentCardResource`](crate::server::AgentCardResource): the card's bytes, `ETag` and conditional
 //!   answers (spec 8.6).
-//! - [`check_webhook_url`], [`check_socket_addr`] and [`Allowlist`]:
+//! - [`check_webhook_url`](crate::webhook::check_webhook_url), [`check_socket_addr`](crate::webhook::check_socket_addr) and [`Allowlist`](crate::webhook::Allowlist):
 //!   webhook address safety against SSRF (spec 13.2).
 //!
 //! # The client side
 //!
-//! The client side sends calls through an [`HttpClient`] the host
+//! The client side sends calls through an [`HttpClient`](crate::HttpClient) the host
 //! implements (one method: a request in, a response with a streamed body
 //! out), so it too never opens a socket or reads a clock:
 //!
-//! - [`HttpTransport`]: an [`A2aService`] over JSON-RPC (spec 9) or
-//!   HTTP+JSON (spec 11) for one interface ([`Binding`]), with
+//! - [`HttpTransport`](crate::HttpTransport): an [`A2aService`](crate::A2aService) over JSON-RPC (spec 9) or
+//!   HTTP+JSON (spec 11) for one interface ([`Binding`](crate::Binding)), with
 //!   `A2A-Version: 1.0` on every request, typed results, and agent errors,
 //!   proxy answers (`401` with its `WWW-Authenticate` challenges, `403`)
-//!   and client failures ([`ClientFailure`]) all as [`A2aError`](a2a_types::A2aError)s.
-//!   Streams are [`SseStream`]s.
-//! - [`ResilientTransport`]: the same, with streams that resubscribe after
-//!   a dropped connection (spec 3.1.6; [`RetryPolicy`], a host [`Timer`])
+//!   and client failures ([`ClientFailure`](crate::client::ClientFailure)) all as [`A2aError`](a2a_types::A2aError)s.
+//!   Streams are [`SseStream`](crate::client::SseStream)s.
+//! - [`ResilientTransport`](crate::client::ResilientTransport): the same, with streams that resubscribe after
+//!   a dropped connection (spec 3.1.6; [`RetryPolicy`](crate::client::RetryPolicy), a host [`Timer`](crate::client::Timer))
 //!   and streaming calls that degrade to unary ones for agents that do not
 //!   stream.
-//! - [`discover`], [`CardResolver`] and [`select_interface`]: the agent
+//! - [`discover`](crate::discover), [`CardResolver`](crate::client::CardResolver) and [`select_interface`](crate::client::select_interface): the agent
 //!   card fetched, validated and cached (spec 8.2, 8.6), and the interface
 //!   chosen (spec 8.3.2) with its tenant.
 //!
@@ -102,16 +102,16 @@
 //!
 //! | input | default | where |
 //! | --- | --- | --- |
-//! | request body | 16 MiB (413, by `Content-Length` first) | [`ServerConfig::max_body_size`] |
-//! | request path | 2048 bytes (414) | [`ServerConfig::max_path_len`], [`Router::with_max_path_len`] |
-//! | query string | 4096 bytes, 64 parameters | [`QueryConfig`] |
-//! | `A2A-Version` | 32 bytes | [`MAX_VERSION_LEN`] |
-//! | `A2A-Extensions` | 32 URIs of 1024 bytes | [`ExtensionLimits`] |
-//! | webhook URL | 4096 bytes | [`MAX_WEBHOOK_URL_LEN`] |
-//! | response body (client) | 16 MiB | [`ClientConfig::max_response_body`] |
-//! | error body read (client) | 64 KiB | [`ClientConfig::max_error_body`] |
-//! | SSE line and event (client) | 16 MiB each | [`ClientConfig::sse`] |
-//! | agent card (client) | 1 MiB | [`CardResolver::with_max_card_size`] |
+//! | request body | 16 MiB (413, by `Content-Length` first) | [`ServerConfig::max_body_size`](crate::ServerConfig::max_body_size) |
+//! | request path | 2048 bytes (414) | [`ServerConfig::max_path_len`](crate::ServerConfig::max_path_len), [`Router::with_max_path_len`](crate::http_json::Router::with_max_path_len) |
+//! | query string | 4096 bytes, 64 parameters | [`QueryConfig`](crate::http_json::QueryConfig) |
+//! | `A2A-Version` | 32 bytes | [`MAX_VERSION_LEN`](crate::service_params::MAX_VERSION_LEN) |
+//! | `A2A-Extensions` | 32 URIs of 1024 bytes | [`ExtensionLimits`](crate::service_params::ExtensionLimits) |
+//! | webhook URL | 4096 bytes | [`MAX_WEBHOOK_URL_LEN`](crate::webhook::MAX_WEBHOOK_URL_LEN) |
+//! | response body (client) | 16 MiB | [`ClientConfig::max_response_body`](crate::ClientConfig::max_response_body) |
+//! | error body read (client) | 64 KiB | [`ClientConfig::max_error_body`](crate::ClientConfig::max_error_body) |
+//! | SSE line and event (client) | 16 MiB each | [`ClientConfig::sse`](crate::ClientConfig::sse) |
+//! | agent card (client) | 1 MiB | [`CardResolver::with_max_card_size`](crate::client::CardResolver::with_max_card_size) |
 //!
 //! ```
 //! use a2a_transport::http_json::Router;
@@ -126,6 +126,7 @@
 //! # Ok::<(), a2a_transport::http_json::RouteError>(())
 //! ```
 
+#![allow(rustdoc::redundant_explicit_links)] // module pages name targets from the crate root
 mod a2a_server;
 mod auth;
 mod binding;
@@ -137,9 +138,12 @@ mod discovery;
 mod extensions;
 mod frames;
 mod gate;
+#[cfg(feature = "http-body")]
+mod http_body;
 mod http_client;
 mod http_transport;
 mod jsonrpc_binding;
+mod keep_alive;
 mod media;
 mod pct;
 mod pipeline;
@@ -148,16 +152,18 @@ mod resilient;
 mod rest_binding;
 mod route;
 mod service;
+#[cfg(feature = "tower-service")]
+mod tower;
 mod unwind;
 mod version;
 pub mod webhook;
 
 pub mod server {
-    //! The server side: [`A2aServer`], one pure function from an
+    //! The server side: [`A2aServer`](crate::A2aServer), one pure function from an
     //! `http::Request<Bytes>` to an `http::Response<Body>`, serving the agent
     //! card (spec 8.2), the JSON-RPC binding (spec 9) and the HTTP+JSON
     //! binding (spec 11) over one [`A2aService`](crate::A2aService), and
-    //! [`A2aServer::serve`], the same pipeline for any other transport.
+    //! [`A2aServer::serve`](crate::A2aServer::serve), the same pipeline for any other transport.
     //!
     //! # The order of checks
     //!
@@ -196,7 +202,7 @@ pub mod server {
     //!   HTTP+JSON route is `POST /`.
     //! - **A `Principal` in the request's extensions** (put there by a host
     //!   middleware) is taken as authenticated, without calling the
-    //!   [`Authenticator`].
+    //!   [`Authenticator`](crate::server::Authenticator).
     //! - **Panics** in the handler, its streams or the authenticator are
     //!   caught and answered as `InternalError` (500 / `-32603`), never
     //!   unwound into the host.
@@ -211,15 +217,18 @@ pub mod server {
         strong_etag, AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL,
     };
     pub use crate::gate::{check_capabilities, required_extensions};
+    pub use crate::keep_alive::{KeepAlive, KeepAliveStream};
     pub use crate::pipeline::{Answer, CallHead};
+    #[cfg(feature = "tower-service")]
+    pub use crate::tower::TowerService;
 }
 
 pub mod client {
-    //! The client side: [`HttpTransport`] is an
+    //! The client side: [`HttpTransport`](crate::HttpTransport) is an
     //! [`A2aService`](crate::A2aService) (through [`Forward`](crate::Forward))
     //! sending each call over one of the two HTTP bindings,
     //! JSON-RPC (spec 9) or HTTP+JSON (spec 11), through the host's
-    //! [`HttpClient`].
+    //! [`HttpClient`](crate::HttpClient).
     //!
     //! # Requests
     //!
@@ -227,7 +236,7 @@ pub mod client {
     //!   written by [`a2a_jsonrpc::encode_request`] with a fresh numeric id per
     //!   call (a counter from 1), `Content-Type: application/json`.
     //! - **HTTP+JSON** (spec 11.3-11.5): method and path from the route table
-    //!   ([`Router::build_path`], under the interface URL's path, with the
+    //!   ([`Router::build_path`](crate::http_json::Router::build_path), under the interface URL's path, with the
     //!   `/{tenant}` prefix); `GET` and `DELETE` carry their remaining fields in
     //!   the query (`historyLength`, `pageSize`, `pageToken`, `contextId`,
     //!   `status`, `statusTimestampAfter`, `includeArtifacts`), `POST` carries
@@ -237,12 +246,12 @@ pub mod client {
     //!   the body alone working). `SubscribeToTask` is sent as the proto's
     //!   `GET` (DESIGN.md: follow the proto on output).
     //! - **Headers on every request**: `A2A-Version: 1.0` (spec 3.6.1),
-    //!   `A2A-Extensions` from [`CallContext::extensions`] (spec 3.2.6),
+    //!   `A2A-Extensions` from [`CallContext::extensions`](crate::CallContext::extensions) (spec 3.2.6),
     //!   `Accept`, `Content-Type` when there is a body, and the context's
-    //!   extra [`headers`](CallContext::headers) (`Authorization`, say). The
+    //!   extra [`headers`](crate::CallContext::headers) (`Authorization`, say). The
     //!   headers the transport manages replace same-named extra headers.
     //! - **Tenant** (spec 8.3.2, multi-tenancy): a request's own non-empty
-    //!   `tenant` is kept; otherwise it is [`CallContext::tenant`], otherwise
+    //!   `tenant` is kept; otherwise it is [`CallContext::tenant`](crate::CallContext::tenant), otherwise
     //!   the transport's (the selected interface's) tenant.
     //! - **Version**: the transport speaks 1.0 only. A context asking for
     //!   another version fails locally with `VersionNotSupportedError` rather
@@ -250,21 +259,21 @@ pub mod client {
     //!
     //! # Responses
     //!
-    //! - Success bodies are read up to [`ClientConfig::max_response_body`]
+    //! - Success bodies are read up to [`ClientConfig::max_response_body`](crate::ClientConfig::max_response_body)
     //!   and decoded into the typed result: JSON-RPC with
     //!   [`a2a_jsonrpc::decode_response`] (which checks the id), HTTP+JSON
     //!   straight into the result type. A body that does not decode, or a
     //!   non-JSON `Content-Type`, is `InvalidAgentResponseError`.
     //! - Error statuses are decoded from the binding's error body when it is
     //!   JSON (a JSON-RPC error object, or a `google.rpc.Status` body,
-    //!   spec 9.5, 11.6), read up to [`ClientConfig::max_error_body`];
+    //!   spec 9.5, 11.6), read up to [`ClientConfig::max_error_body`](crate::ClientConfig::max_error_body);
     //!   otherwise (an HTML page from a proxy, an empty body, a body too large)
-    //!   the status alone decides ([`A2aError::from_status`]): `401` is
+    //!   the status alone decides ([`A2aError::from_status`](a2a_types::A2aError::from_status)): `401` is
     //!   `Unauthenticated`, `403` `PermissionDenied`, whatever the body.
     //!   `WWW-Authenticate` challenges are kept on authentication errors
-    //!   ([`www_authenticate`](crate::www_authenticate)).
-    //! - Streams ([`SseStream`]) must be `text/event-stream`; see there.
-    //! - Failures of the HTTP stack are marked [`ClientFailure`]s.
+    //!   ([`www_authenticate`](crate::client::www_authenticate)).
+    //! - Streams ([`SseStream`](crate::client::SseStream)) must be `text/event-stream`; see there.
+    //! - Failures of the HTTP stack are marked [`ClientFailure`](crate::client::ClientFailure)s.
 
     pub use crate::client_error::{
         www_authenticate, ClientFailure, CLIENT_ERROR_DOMAIN, WWW_AUTHENTICATE_KEY,
@@ -282,9 +291,9 @@ pub mod client {
 pub mod http_json {
     //! The HTTP+JSON binding's tables and codecs, shared by the server and
     //! the client (spec 11): the route table with each route's rule for
-    //! the path, query and body ([`Router`], [`Route`], spec 11.3 and the
+    //! the path, query and body ([`Router`](crate::http_json::Router), [`Route`](crate::http_json::Route), spec 11.3 and the
     //! proto's `google.api.http` annotations), and query strings
-    //! ([`QueryParams`], [`QueryBuilder`], spec 11.5).
+    //! ([`QueryParams`](crate::http_json::QueryParams), [`QueryBuilder`](crate::http_json::QueryBuilder), spec 11.5).
     //!
     //! # The routes
     //!
@@ -307,7 +316,7 @@ pub mod http_json {
     //! | `DeleteTaskPushNotificationConfig` | `DELETE /tasks/{task_id}/pushNotificationConfigs/{id}` | `tenant` |
     //! | `GetExtendedAgentCard` | `GET /extendedAgentCard` | `tenant` |
     //!
-    //! The table is data ([`Route::all`]); a test checks this page against it.
+    //! The table is data ([`Route::all`](crate::http_json::Route::all)); a test checks this page against it.
     pub use crate::pct::PercentDecodeError;
     pub use crate::query::{QueryBuilder, QueryConfig, QueryError, QueryParams};
     pub use crate::route::{

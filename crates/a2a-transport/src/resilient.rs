@@ -230,7 +230,7 @@ impl<C: HttpClient + 'static> Reconnect for Handle<C> {
 ///
 /// ```
 /// use std::time::Duration;
-/// use a2a_transport::{client::{HttpError, RetryPolicy}, Binding, BoxFuture, HttpClient, HttpTransport, client::{ResilientTransport, ResponseBody}};
+/// use a2a_transport::{client::{HttpError, RetryPolicy}, client::{ResilientTransport, ResponseBody}, Binding, BoxFuture, HttpClient, HttpTransport};
 /// # struct Host;
 /// # impl HttpClient for Host {
 /// #     fn send(&self, _: http::Request<bytes::Bytes>)

@@ -49,6 +49,7 @@ use serde_json::{Map, Value};
 
 use crate::body::Body;
 use crate::frames::{sse_response, Frames, Framing};
+use crate::keep_alive::KeepAlive;
 use crate::media::{check_json_content_type, A2A_JSON_VALUE};
 use crate::pipeline::{query_error, status_of, Answer, CallHead, Framed};
 use crate::query::{QueryError, QueryParams};
@@ -56,9 +57,11 @@ use crate::route::{QueryField, QueryKind, RequestBody, RouteError, RouteMatch, R
 
 /// The limits the binding's decoder applies.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Limits {
+pub(crate) struct Limits<'a> {
     /// The largest body decoded, in bytes.
     pub(crate) max_body_size: usize,
+    /// Keep-alive comments on streams, if the server sends them.
+    pub(crate) keep_alive: Option<&'a KeepAlive>,
 }
 
 /// A request to an HTTP+JSON route, past the transport checks.
@@ -68,20 +71,22 @@ pub(crate) struct RestCall<'a> {
     body: &'a Bytes,
     query: &'a QueryParams<'a>,
     challenges: &'a [HeaderValue],
-    limits: Limits,
+    limits: Limits<'a>,
 }
 
 /// The transport checks of a request under the HTTP+JSON base path: the
 /// route (404, 405 with `Allow`, 414, 400 for a path parameter that does
 /// not decode), the query string (400, 414), and a JSON `Content-Type`
 /// on a `POST` with a body (415).
+// The refusal is the finished response, built once and returned at once.
+#[allow(clippy::result_large_err)]
 pub(crate) fn frame<'a>(
     router: &Router,
     head: &'a Parts,
     body: &'a Bytes,
     query: &'a Result<QueryParams<'a>, QueryError>,
     challenges: &'a [HeaderValue],
-    limits: Limits,
+    limits: Limits<'a>,
 ) -> Result<RestCall<'a>, Response<Body>> {
     let matched = match router.match_route(&head.method, head.uri.path()) {
         Ok(m) => m,
@@ -153,9 +158,10 @@ impl<'a> Framed<'a> for RestCall<'a> {
                 }
             },
             Ok(Answer::Stream { first, rest }) => {
-                sse_response(Body::stream(Frames::new(Framing::Rest, Some(first), rest)))
+                let frames = Frames::new(Framing::Rest, Some(first), rest);
+                sse_response(Body::stream(frames), self.limits.keep_alive)
             }
-            Ok(Answer::EmptyStream) => sse_response(Body::empty()),
+            Ok(Answer::EmptyStream) => sse_response(Body::empty(), None),
             Err(err) => error_response(&err, status_of(&err), self.challenges),
         }
     }

@@ -9,7 +9,8 @@
 
 use std::process::ExitCode;
 
-use a2a_examples::{converse, HyperClient};
+use a2a_examples::converse;
+use a2a_hyper::HyperClient;
 use a2a_transport::{client::Preferences, discover, Binding, CallContext};
 use http::header::{HeaderValue, AUTHORIZATION};
 

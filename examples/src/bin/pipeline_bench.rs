@@ -1,13 +1,14 @@
 //! The two servers `scripts/bench-agent` measures beside the reference
 //! agent, on the same hyper host, to price the library's pipeline:
 //!
-//! - `--mode floor --body FILE`: hyper answering every request with the
-//!   bytes of FILE as `application/json`, after reading the request body;
-//!   no A2A work at all (the HTTP floor).
+//! - `--mode floor --body FILE`: hyper (hyper-util's auto builder, as
+//!   `a2a_hyper::serve` runs it) answering every request with the bytes of
+//!   FILE as `application/json`, after reading the request body; no A2A
+//!   work at all (the HTTP floor).
 //! - `--mode constant --task FILE`: an [`A2aServer`] over an agent whose
 //!   `SendMessage` answers the Task in FILE (ProtoJSON) without doing
-//!   anything; every other step is the library's (routing, version,
-//!   decoding, validation, encoding).
+//!   anything, served by `a2a_hyper::serve`; every other step is the
+//!   library's (routing, version, decoding, validation, encoding).
 //!
 //! ```text
 //! pipeline-bench --mode floor --body answer.json --port 18181
@@ -18,14 +19,14 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use a2a_reference_agent::serve::{serve, ServeOptions};
+use a2a_hyper::{serve, ServeOptions};
 use a2a_transport::{A2aServer, A2aService, BoxFuture, CallContext, ServerConfig};
 use a2a_types::{A2aError, AgentCard, SendMessageRequest, SendMessageResponse, Task};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::service::service_fn;
 use hyper::{Request, Response};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioExecutor, TokioIo};
 use tokio::net::TcpListener;
 
 /// An agent that answers one Task to every message.
@@ -75,9 +76,14 @@ async fn main() -> std::io::Result<()> {
             };
             let server = A2aServer::new(Constant(task), card, ServerConfig::new())
                 .map_err(std::io::Error::other)?;
-            let mut options = ServeOptions::default();
-            options.log = false;
-            serve(listener, Arc::new(server), options, std::future::pending()).await
+            serve(
+                listener,
+                Arc::new(server),
+                ServeOptions::default(),
+                std::future::pending(),
+            )
+            .await;
+            Ok(())
         }
         _ => usage(),
     }
@@ -101,7 +107,7 @@ async fn floor(listener: TcpListener, body: Bytes) -> std::io::Result<()> {
                     Ok::<_, Infallible>(response)
                 }
             });
-            let _ = hyper::server::conn::http1::Builder::new()
+            let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
         });

@@ -6,11 +6,12 @@
 //!
 //! Binds a loopback port, puts the reference agent behind an `A2aServer`
 //! whose card advertises that address, and serves it with
-//! `a2a_examples::server::serve` until Ctrl-C.
+//! `a2a_hyper::serve` until Ctrl-C.
 
 use std::process::ExitCode;
 
-use a2a_examples::server::{reference_agent, serve};
+use a2a_examples::server::reference_agent;
+use a2a_hyper::{serve, server_config, ServeOptions};
 use tokio::net::TcpListener;
 
 const USAGE: &str = "usage: server [--port N]   (default 8080; 0 picks a free port)";
@@ -42,7 +43,7 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let server = match reference_agent(&base_url) {
+    let server = match reference_agent(&base_url, server_config()) {
         Ok(server) => server,
         Err(e) => {
             eprintln!("server: {e}");
@@ -50,15 +51,11 @@ async fn main() -> ExitCode {
         }
     };
     println!("serving the reference agent at {base_url} (card at {base_url}/.well-known/agent-card.json); Ctrl-C stops");
-    tokio::select! {
-        served = serve(listener, server) => {
-            if let Err(e) = served {
-                eprintln!("server: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
-        _ = tokio::signal::ctrl_c() => println!("stopped"),
-    }
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    serve(listener, server, ServeOptions::default(), ctrl_c).await;
+    println!("stopped");
     ExitCode::SUCCESS
 }
 

@@ -16,7 +16,7 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use a2a_examples::HyperClient;
+use a2a_hyper::HyperClient;
 use a2a_transport::{client::Preferences, discover, A2aService, Binding, CallContext};
 use a2a_types::{Message, SendMessageRequest, StreamResponse, TaskState};
 use futures_util::StreamExt;

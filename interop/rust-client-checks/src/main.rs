@@ -16,8 +16,8 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use a2a_examples::HyperClient;
-use a2a_transport::{client::{Discovered, Preferences}, discover, A2aService, Binding, CallContext};
+use a2a_hyper::HyperClient;
+use a2a_transport::{discover, A2aService, Binding, CallContext, client::{Discovered, Preferences}};
 use a2a_types::{
     A2aError, AuthenticationInfo, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     ErrorKind, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,

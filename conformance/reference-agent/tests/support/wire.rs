@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_reference_agent::cli::{Options, Parsed};
-use a2a_reference_agent::serve::{serve, ServeOptions};
 use a2a_types::{A2aError, ErrorBody, ErrorKind, JsonRpcError};
 use bytes::Bytes;
 use http::{HeaderMap, Method, Request, StatusCode};
@@ -18,7 +17,7 @@ use serde_json::{json, Value};
 pub struct Server {
     pub addr: SocketAddr,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
-    pub task: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    pub task: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Drop for Server {
@@ -35,21 +34,23 @@ impl Server {
         Server::start_with(flags, |_| {}).await
     }
 
-    pub async fn start_with(flags: &[&str], tune: impl FnOnce(&mut ServeOptions)) -> Server {
+    /// Starts the agent with these flags, then `tune`'s changes to the
+    /// parsed options (for values no flag can express).
+    pub async fn start_with(flags: &[&str], tune: impl FnOnce(&mut Options)) -> Server {
         let mut args: Vec<String> = vec!["--listen".into(), "127.0.0.1:0".into(), "--quiet".into()];
         args.extend(flags.iter().map(|s| (*s).to_owned()));
-        let Ok(Parsed::Run(options)) = Options::parse(args) else {
+        let Ok(Parsed::Run(mut options)) = Options::parse(args) else {
             panic!("bad flags {flags:?}")
         };
+        tune(&mut options);
         let listener = tokio::net::TcpListener::bind(options.listen).await.unwrap();
         let addr = listener.local_addr().unwrap();
         let server = options.server(addr).unwrap();
-        let mut serve_options = options.serve_options();
-        tune(&mut serve_options);
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let task = tokio::spawn(serve(listener, server, serve_options, async move {
+        let serving = a2a_hyper::serve(listener, server, options.serve_options(), async move {
             let _ = stopped.await;
-        }));
+        });
+        let task = tokio::spawn(serving);
         Server {
             addr,
             stop: Some(stop),
@@ -58,7 +59,7 @@ impl Server {
     }
 
     /// Stops accepting and waits for the server to return.
-    pub async fn shutdown(mut self) -> std::io::Result<()> {
+    pub async fn shutdown(mut self) {
         let _ = self.stop.take().unwrap().send(());
         self.task.take().unwrap().await.unwrap()
     }

@@ -174,3 +174,81 @@ fn keep_alive_frames_are_ignored_by_decoders() {
     wire.extend_from_slice(&a2a_transport::server::keep_alive_frame());
     assert_eq!(sse_events(&wire).len(), 4);
 }
+
+/// An agent whose stream is quiet (pending once) between its two events.
+struct Quiet;
+
+impl a2a_transport::A2aService for Quiet {
+    fn send_streaming_message<'a>(
+        &'a self,
+        _: &'a a2a_transport::CallContext,
+        _: a2a_types::SendMessageRequest,
+    ) -> a2a_transport::BoxFuture<'a, Result<a2a_transport::EventStream, a2a_types::A2aError>> {
+        use std::pin::Pin;
+        use std::task::{Context, Poll};
+        struct Events(u8);
+        impl futures_core::Stream for Events {
+            type Item = Result<StreamResponse, a2a_types::A2aError>;
+            fn poll_next(
+                mut self: Pin<&mut Self>,
+                _: &mut Context<'_>,
+            ) -> Poll<Option<Self::Item>> {
+                self.0 += 1;
+                let task = |state| {
+                    Some(Ok(StreamResponse::Task(a2a_types::Task::new(
+                        "t-1", "c-1", state,
+                    ))))
+                };
+                match self.0 {
+                    1 => Poll::Ready(task(TaskState::Working)),
+                    2 => Poll::Pending,
+                    3 => Poll::Ready(task(TaskState::Completed)),
+                    _ => Poll::Ready(None),
+                }
+            }
+        }
+        Box::pin(async { Ok(Box::pin(Events(0)) as a2a_transport::EventStream) })
+    }
+}
+
+fn quiet_server(keep_alive: bool) -> a2a_transport::A2aServer<Quiet> {
+    let mut config = a2a_transport::ServerConfig::new();
+    if keep_alive {
+        // A timer that is always due: every quiet spell earns a comment.
+        let due = |_| -> a2a_transport::BoxFuture<'static, ()> { Box::pin(async {}) };
+        config = config.with_keep_alive(std::time::Duration::from_secs(15), due);
+    }
+    let mut card = full_card();
+    card.security_schemes.clear();
+    a2a_transport::A2aServer::new(Quiet, card, config).unwrap()
+}
+
+#[test]
+fn the_server_sends_keep_alives_in_quiet_streams_when_configured() {
+    let params = json!({"message": user_message("m", "hi")});
+    for keep_alive in [true, false] {
+        let server = quiet_server(keep_alive);
+        let answers = [
+            rpc(&server, "SendStreamingMessage", params.clone(), &[]),
+            rest(
+                &server,
+                Method::POST,
+                "/message:stream",
+                Some(params.clone()),
+                &[],
+            ),
+        ];
+        for a in answers {
+            assert_eq!(a.status, 200);
+            let text = String::from_utf8(a.body.to_vec()).unwrap();
+            let comments = text.matches(": keep-alive\n").count();
+            assert_eq!(comments, usize::from(keep_alive), "{text}");
+            if keep_alive {
+                // Between the two events, where the stream was quiet.
+                let at = text.find(": keep-alive").unwrap();
+                assert!(text[..at].contains("WORKING") && text[at..].contains("COMPLETED"));
+            }
+            assert_eq!(a.events().len(), 2);
+        }
+    }
+}

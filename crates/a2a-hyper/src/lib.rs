@@ -1,0 +1,76 @@
+//! A2A v1.0 on hyper and tokio: the adapter a host picks up so that it
+//! writes no glue of its own.
+//!
+//! The core crates (`a2a-types`, `a2a-jsonrpc`, `a2a-sse`,
+//! `a2a-transport`) never open a socket or read a clock. This crate is the
+//! one place where tokio and hyper meet them:
+//!
+//! - [`HyperClient`]: the transport's [`HttpClient`](a2a_transport::HttpClient)
+//!   on hyper-util's pooled client: HTTP/1.1 and HTTP/2, `https` through
+//!   rustls (Mozilla's roots), an optional response timeout
+//!   ([`ClientOptions`]).
+//! - [`serve`]: an [`A2aServer`](a2a_transport::A2aServer) on a
+//!   `TcpListener`, HTTP/1.1 and HTTP/2, with the body read under the
+//!   server's limit, graceful shutdown and an optional request log
+//!   ([`ServeOptions`]).
+//! - [`server_config`] and [`TokioTimer`]: SSE keep-alive comments on
+//!   tokio's clock, every [`DEFAULT_KEEP_ALIVE`] of quiet.
+//!
+//! To mount an agent in an existing axum (or any tower) application
+//! instead, the transport's `tower-service` feature is all it takes:
+//! `Router::new().nest_service("/a2a", TowerService::new(server))` (see
+//! the `a2a-examples` crate's `axum_app`).
+//!
+//! # Example
+//!
+//! An agent served on a loopback port, and called through the client:
+//!
+//! ```
+//! use std::pin::Pin;
+//! use std::sync::Arc;
+//! use futures_core::Stream;
+//! use a2a_hyper::{serve, server_config, HyperClient, ServeOptions};
+//! use a2a_transport::{A2aServer, A2aService, HttpClient};
+//! use a2a_types::{AgentCard, AgentInterface};
+//!
+//! struct Agent; // a real one implements the operations it offers
+//! impl A2aService for Agent {}
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//! let url = format!("http://{}", listener.local_addr()?);
+//! let card = AgentCard {
+//!     name: "Agent".into(),
+//!     supported_interfaces: vec![AgentInterface::new(format!("{url}/"), "JSONRPC", "1.0")],
+//!     ..Default::default()
+//! };
+//! let server = Arc::new(A2aServer::new(Agent, card, server_config())?);
+//! let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+//! let running = tokio::spawn(serve(listener, server, ServeOptions::default(), async {
+//!     let _ = stopped.await;
+//! }));
+//!
+//! let request = http::Request::get(format!("{url}/.well-known/agent-card.json"))
+//!     .body(bytes::Bytes::new())?;
+//! let response = HyperClient::new().send(request).await?;
+//! assert_eq!(response.status(), 200);
+//! let mut body = response.into_body();
+//! let mut card = Vec::new();
+//! while let Some(chunk) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_next(cx)).await {
+//!     card.extend_from_slice(&chunk?);
+//! }
+//! assert!(std::str::from_utf8(&card)?.contains(r#""name":"Agent""#));
+//!
+//! let _ = stop.send(());
+//! running.await?;
+//! # Ok(()) }
+//! ```
+
+mod client;
+mod server;
+
+pub use client::{ClientOptions, HyperClient};
+pub use server::{
+    serve, server_config, LogFn, RequestLog, ServeOptions, TokioTimer, DEFAULT_KEEP_ALIVE,
+};

@@ -1,0 +1,232 @@
+//! The server side: [`serve`] runs an [`A2aServer`] on a [`TcpListener`]
+//! with hyper, HTTP/1.1 and HTTP/2 (hyper-util's auto builder tells them
+//! apart by the connection preface), until a shutdown future completes.
+//!
+//! Each request goes through the transport's [`TowerService`], which
+//! reads the body under [`ServerConfig::max_body_size`] (413 with the
+//! binding's error body beyond it, whether `Content-Length` says so or a
+//! chunked body grows past it) and answers with the server's own
+//! [`Body`](a2a_transport::Body), which hyper writes as it is: complete
+//! bytes, or SSE frames as the agent produces them, with keep-alive
+//! comments when the server's configuration asks for them
+//! ([`server_config`] does, every [`DEFAULT_KEEP_ALIVE`]).
+
+use std::convert::Infallible;
+use std::fmt;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use a2a_transport::server::TowerService;
+use a2a_transport::{client::Timer, A2aServer, A2aService, BoxFuture, ServerConfig};
+use http::{Method, Request, StatusCode, Version};
+use hyper::body::Incoming;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::server::conn::auto;
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::net::TcpListener;
+use tower_service::Service as _;
+
+/// The keep-alive interval [`server_config`] sets: 15 s, well under the
+/// idle timeouts of common proxies and load balancers (30 to 60 s).
+pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// The transport's [`Timer`] on tokio's clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TokioTimer;
+
+impl Timer for TokioTimer {
+    fn sleep(&self, duration: Duration) -> BoxFuture<'static, ()> {
+        Box::pin(tokio::time::sleep(duration))
+    }
+}
+
+/// [`ServerConfig::new`] with SSE keep-alive comments every
+/// [`DEFAULT_KEEP_ALIVE`] of quiet on tokio's clock: the configuration a
+/// server on this crate starts from.
+///
+/// ```
+/// let config = a2a_hyper::server_config().with_max_body_size(1 << 20);
+/// assert_eq!(config.keep_alive.map(|k| k.interval()), Some(a2a_hyper::DEFAULT_KEEP_ALIVE));
+/// ```
+pub fn server_config() -> ServerConfig {
+    ServerConfig::new().with_keep_alive(DEFAULT_KEEP_ALIVE, TokioTimer)
+}
+
+/// What [`serve`] reports of each request, when asked to
+/// ([`ServeOptions::log`]). Its `Display` is one log line:
+/// `127.0.0.1:50312 POST / 200 (stream) 1.2 ms`.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct RequestLog {
+    /// The client's address.
+    pub peer: SocketAddr,
+    /// The HTTP version the connection speaks.
+    pub version: Version,
+    /// The request method.
+    pub method: Method,
+    /// The request path.
+    pub path: String,
+    /// The response status.
+    pub status: StatusCode,
+    /// Whether the response is an SSE stream.
+    pub streamed: bool,
+    /// The time until the response head was ready (a stream's events
+    /// come later).
+    pub elapsed: Duration,
+}
+
+impl fmt::Display for RequestLog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {}{} {:.1} ms",
+            self.peer,
+            self.method,
+            self.path,
+            self.status.as_u16(),
+            if self.streamed { " (stream)" } else { "" },
+            self.elapsed.as_secs_f64() * 1000.0
+        )
+    }
+}
+
+/// A function given each [`RequestLog`].
+pub type LogFn = Arc<dyn Fn(&RequestLog) + Send + Sync>;
+
+/// How [`serve`] runs connections. The request limits are the
+/// [`A2aServer`]'s own ([`ServerConfig`]); these are the connections'.
+///
+/// ```
+/// use std::time::Duration;
+///
+/// let options = a2a_hyper::ServeOptions::default()
+///     .with_drain_timeout(Duration::from_secs(1))
+///     .with_log(|line| eprintln!("{line}"));
+/// assert_eq!(options.drain_timeout, Duration::from_secs(1));
+/// ```
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct ServeOptions {
+    /// How long shutdown waits for open requests (streams included) to
+    /// finish before closing them. Default 5 s.
+    pub drain_timeout: Duration,
+    /// Called with each request's [`RequestLog`] once its response head
+    /// is ready. Default `None`.
+    pub log: Option<LogFn>,
+}
+
+impl ServeOptions {
+    /// Sets the drain timeout.
+    pub fn with_drain_timeout(mut self, timeout: Duration) -> ServeOptions {
+        self.drain_timeout = timeout;
+        self
+    }
+
+    /// Sets the request log.
+    pub fn with_log(mut self, log: impl Fn(&RequestLog) + Send + Sync + 'static) -> ServeOptions {
+        self.log = Some(Arc::new(log));
+        self
+    }
+}
+
+impl Default for ServeOptions {
+    fn default() -> ServeOptions {
+        ServeOptions {
+            drain_timeout: Duration::from_secs(5),
+            log: None,
+        }
+    }
+}
+
+impl fmt::Debug for ServeOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServeOptions")
+            .field("drain_timeout", &self.drain_timeout)
+            .field("log", &self.log.as_ref().map(|_| ".."))
+            .finish()
+    }
+}
+
+/// Serves `server` on every connection `listener` accepts until
+/// `shutdown` completes; then stops accepting and lets open requests
+/// finish, for up to [`ServeOptions::drain_timeout`], before it returns.
+///
+/// A failed accept (out of file descriptors, a connection reset before it
+/// was accepted) concerns one connection, not the server: `serve` waits
+/// 50 ms and accepts again.
+///
+/// ```no_run
+/// use std::sync::Arc;
+/// use a2a_transport::{A2aServer, A2aService};
+/// use a2a_types::AgentCard;
+///
+/// struct Agent;
+/// impl A2aService for Agent {}
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let card = AgentCard { name: "Agent".into(), ..Default::default() };
+/// let server = A2aServer::new(Agent, card, a2a_hyper::server_config())?;
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+/// let shutdown = async { let _ = tokio::signal::ctrl_c().await; };
+/// a2a_hyper::serve(listener, Arc::new(server), a2a_hyper::ServeOptions::default(), shutdown).await;
+/// # Ok(()) }
+/// ```
+pub async fn serve<S>(
+    listener: TcpListener,
+    server: Arc<A2aServer<S>>,
+    options: ServeOptions,
+    shutdown: impl Future<Output = ()>,
+) where
+    S: A2aService + 'static,
+{
+    let builder = auto::Builder::new(TokioExecutor::new());
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let service = TowerService::new(Arc::clone(&server));
+        let log = options.log.clone();
+        let service = service_fn(move |request: Request<Incoming>| {
+            let (mut service, log) = (service.clone(), log.clone());
+            async move {
+                let Some(log) = log else {
+                    return service.call(request).await;
+                };
+                let started = Instant::now();
+                let (version, method) = (request.version(), request.method().clone());
+                let path = request.uri().path().to_owned();
+                let response = service.call(request).await?;
+                log(&RequestLog {
+                    peer,
+                    version,
+                    method,
+                    path,
+                    status: response.status(),
+                    streamed: response.body().is_stream(),
+                    elapsed: started.elapsed(),
+                });
+                Ok::<_, Infallible>(response)
+            }
+        });
+        let connection = builder
+            .serve_connection(TokioIo::new(stream), service)
+            .into_owned();
+        // A client that goes away mid-request is not the server's error.
+        tokio::spawn(graceful.watch(connection));
+    }
+    drop(listener);
+    let _ = tokio::time::timeout(options.drain_timeout, graceful.shutdown()).await;
+}
