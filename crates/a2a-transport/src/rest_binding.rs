@@ -30,9 +30,16 @@
 //!   proto's `google.protobuf.Empty` in JSON), as the official Python SDK
 //!   does, rather than 204: a client decodes every success the same way.
 //! - **Errors** carry the kind's HTTP status (spec 5.4), except transport
-//!   errors: 404 for an unknown route and 405 (with `Allow`) for a known
-//!   path with another method, both `MethodNotFoundError`; 414, 413, 415,
-//!   both `InvalidRequestError`.
+//!   errors: 404 for an unknown route (`MethodNotFoundError`, `NOT_FOUND`:
+//!   nothing is there); 405 (with `Allow`) for a known path with another
+//!   method, `InvalidRequestError` (`INVALID_ARGUMENT`): the resource
+//!   exists, the request's method is what is wrong, and the JSON-RPC
+//!   endpoint's 405 is the same kind; 414 and 413 `InvalidRequestError`;
+//!   415 `ContentTypeNotSupportedError` (spec 3.3.2).
+//! - **Media type by negotiation.** Responses and errors are
+//!   `application/a2a+json` (spec 11.1), unless the request's `Accept`
+//!   prefers `application/json` (a client that accepts only that gets it;
+//!   RFC 9110 section 12.5.1). Streams are `text/event-stream`.
 
 use std::str::FromStr;
 
@@ -49,16 +56,18 @@ use serde_json::{Map, Value};
 
 use crate::body::Body;
 use crate::frames::{sse_response, Frames, Framing};
-use crate::media::{check_json_content_type, A2A_JSON_VALUE};
+use crate::media::{check_json_content_type, response_json_type};
 use crate::pipeline::{query_error, status_of, Answer, CallHead, Framed};
 use crate::query::{QueryError, QueryParams};
 use crate::route::{QueryField, QueryKind, RequestBody, RouteError, RouteMatch, Router};
 
-/// The limits the binding's decoder applies.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Limits {
+/// The server's settings the binding reads.
+#[derive(Debug, Clone)]
+pub(crate) struct Options {
     /// The largest body decoded, in bytes.
     pub(crate) max_body_size: usize,
+    /// `Cache-Control` of the extended agent card (spec 8.6).
+    pub(crate) extended_card_cache_control: HeaderValue,
 }
 
 /// A request to an HTTP+JSON route, past the transport checks.
@@ -68,7 +77,7 @@ pub(crate) struct RestCall<'a> {
     body: &'a Bytes,
     query: &'a QueryParams<'a>,
     challenges: &'a [HeaderValue],
-    limits: Limits,
+    options: Options,
 }
 
 /// The transport checks of a request under the HTTP+JSON base path: the
@@ -81,7 +90,7 @@ pub(crate) fn frame<'a>(
     body: &'a Bytes,
     query: &'a Result<QueryParams<'a>, QueryError>,
     challenges: &'a [HeaderValue],
-    limits: Limits,
+    options: Options,
 ) -> Result<RestCall<'a>, Response<Body>> {
     let matched = match router.match_route(&head.method, head.uri.path()) {
         Ok(m) => m,
@@ -91,13 +100,14 @@ pub(crate) fn frame<'a>(
         Ok(q) => q,
         Err(e) => {
             let (err, status) = query_error(e);
-            return Err(error_response(&err, status, challenges));
+            return Err(error_response(head, &err, status, challenges));
         }
     };
     if matched.route.method() == Method::POST && !is_blank(body) {
         if let Err(e) = check_json_content_type(&head.headers) {
-            let err = A2aError::new(ErrorKind::InvalidRequest, e.message());
+            let err = A2aError::new(ErrorKind::ContentTypeNotSupported, e.message());
             return Err(error_response(
+                head,
                 &err,
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 challenges,
@@ -110,7 +120,7 @@ pub(crate) fn frame<'a>(
         body,
         query,
         challenges,
-        limits,
+        options,
     })
 }
 
@@ -125,7 +135,7 @@ impl<'a> Framed<'a> for RestCall<'a> {
         let route = self.matched.route;
         let op = route.operation();
         let mut request = match route.body() {
-            RequestBody::Message => read_body(op, self.body, self.limits.max_body_size)?,
+            RequestBody::Message => read_body(op, self.body, self.options.max_body_size)?,
             RequestBody::None => read_query(op, route.query_fields(), self.query)?,
         };
         for (param, field) in route.path_fields() {
@@ -145,18 +155,29 @@ impl<'a> Framed<'a> for RestCall<'a> {
     fn respond(self, answer: Result<Answer, A2aError>) -> Response<Body> {
         match answer {
             Ok(Answer::Unary(reply)) => match a2a_types::writer::to_vec(&reply) {
-                Ok(json) => json_response(StatusCode::OK, json),
+                Ok(json) => {
+                    let card = matches!(reply, a2a_types::Reply::GetExtendedAgentCard(_));
+                    let mut resp = json_response(self.head, StatusCode::OK, json);
+                    if card {
+                        crate::card::cache_extended_card(
+                            &mut resp,
+                            &self.head.headers,
+                            &self.options.extended_card_cache_control,
+                        );
+                    }
+                    resp
+                }
                 Err(e) => {
                     let err =
                         A2aError::internal(format!("the result could not be serialized: {e}"));
-                    error_response(&err, status_of(&err), self.challenges)
+                    error_response(self.head, &err, status_of(&err), self.challenges)
                 }
             },
             Ok(Answer::Stream { first, rest }) => {
                 sse_response(Body::stream(Frames::new(Framing::Rest, Some(first), rest)))
             }
             Ok(Answer::EmptyStream) => sse_response(Body::empty()),
-            Err(err) => error_response(&err, status_of(&err), self.challenges),
+            Err(err) => error_response(self.head, &err, status_of(&err), self.challenges),
         }
     }
 }
@@ -181,7 +202,7 @@ fn route_error(head: &Parts, e: RouteError, challenges: &[HeaderValue]) -> Respo
         ),
         RouteError::MethodNotAllowed { allowed } => (
             A2aError::new(
-                ErrorKind::MethodNotFound,
+                ErrorKind::InvalidRequest,
                 format!("{} is not allowed here; allowed: {allowed}", head.method),
             ),
             StatusCode::METHOD_NOT_ALLOWED,
@@ -192,7 +213,7 @@ fn route_error(head: &Parts, e: RouteError, challenges: &[HeaderValue]) -> Respo
             (err, status)
         }
     };
-    let mut resp = error_response(&err, status, challenges);
+    let mut resp = error_response(head, &err, status, challenges);
     if let RouteError::MethodNotAllowed { allowed } = e {
         resp.headers_mut().insert(ALLOW, allowed.header_value());
     }
@@ -208,9 +229,11 @@ fn echo(text: &str) -> &str {
     text.get(..end).unwrap_or_default()
 }
 
-/// A `google.rpc.Status` error response (spec 11.6) with `status` (also
-/// the body's `code`), and the `WWW-Authenticate` `challenges` on a 401.
+/// A `google.rpc.Status` error response (spec 11.6) to the request
+/// `head` (whose `Accept` picks the media type) with `status` (also the
+/// body's `code`), and the `WWW-Authenticate` `challenges` on a 401.
 pub(crate) fn error_response(
+    head: &Parts,
     err: &A2aError,
     status: StatusCode,
     challenges: &[HeaderValue],
@@ -221,7 +244,7 @@ pub(crate) fn error_response(
         br#"{"error":{"code":500,"status":"INTERNAL","message":"the error could not be serialized"}}"#
             .to_vec()
     });
-    let mut resp = json_response(status, json);
+    let mut resp = json_response(head, status, json);
     if status == StatusCode::UNAUTHORIZED {
         for challenge in challenges {
             resp.headers_mut()
@@ -231,10 +254,11 @@ pub(crate) fn error_response(
     resp
 }
 
-fn json_response(status: StatusCode, json: Vec<u8>) -> Response<Body> {
+fn json_response(head: &Parts, status: StatusCode, json: Vec<u8>) -> Response<Body> {
     let mut resp = Response::new(Body::from(json));
     *resp.status_mut() = status;
-    resp.headers_mut().insert(CONTENT_TYPE, A2A_JSON_VALUE);
+    resp.headers_mut()
+        .insert(CONTENT_TYPE, response_json_type(&head.headers));
     resp
 }
 

@@ -240,6 +240,9 @@ const TABLE: &[Row] = &[
         "JSON_PARSE",
         "Invalid JSON payload",
     ),
+    // Also the kind of a 405 (a method the path does not allow): the
+    // resource exists and the request is what is wrong, so INVALID_ARGUMENT,
+    // not MethodNotFound's NOT_FOUND, which is for 404 (nothing there).
     row(
         ErrorKind::InvalidRequest,
         "InvalidRequestError",
@@ -734,7 +737,8 @@ impl A2aError {
     }
 
     /// Overrides the HTTP status, for transport-level answers that share a
-    /// kind (413 or 415 as `InvalidRequestError`, 405 as `MethodNotFoundError`).
+    /// kind (405, 413 and 414 as `InvalidRequestError`, 415 as
+    /// `ContentTypeNotSupportedError`, 404 as `MethodNotFoundError`).
     pub fn with_http_status(mut self, status: u16) -> A2aError {
         self.0.http_status = Some(status);
         self
