@@ -148,7 +148,7 @@ pub fn check_input_modes(card: &AgentCard, request: &A2aRequest) -> Result<(), A
     }
     for (i, part) in r.message.parts.iter().enumerate() {
         let media_type = part_media_type(part);
-        if !modes().any(|m| accepts(m, media_type)) {
+        if !modes().any(|m| media_range_covers(m, media_type)) {
             let field = format!("message.parts[{i}]");
             let accepted: Vec<&str> = modes().map(String::as_str).take(16).collect();
             let description = format!(
@@ -181,8 +181,18 @@ fn part_media_type(part: &Part) -> &str {
     }
 }
 
-/// True if the media range `mode` covers `media_type` (parameters ignored).
-pub(crate) fn accepts(mode: &str, media_type: &str) -> bool {
+/// True if the media range `mode` (`text/plain`, `image/*`, `*/*`) covers
+/// `media_type`, ignoring case and parameters: how a card's input modes
+/// and a request's `acceptedOutputModes` are read.
+///
+/// ```
+/// use a2a_transport::server::media_range_covers;
+///
+/// assert!(media_range_covers("image/*", "image/png"));
+/// assert!(media_range_covers("Text/Plain; charset=utf-8", "text/plain"));
+/// assert!(!media_range_covers("text/plain", "application/json"));
+/// ```
+pub fn media_range_covers(mode: &str, media_type: &str) -> bool {
     let essence = |t: &str| t.split(';').next().unwrap_or_default().trim().to_owned();
     range_specificity(&essence(mode), &essence(media_type)).is_some()
 }

@@ -226,7 +226,9 @@ pub mod server {
         strong_etag, AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL,
         DEFAULT_EXTENDED_CARD_CACHE_CONTROL,
     };
-    pub use crate::gate::{check_capabilities, check_input_modes, required_extensions};
+    pub use crate::gate::{
+        check_capabilities, check_input_modes, media_range_covers, required_extensions,
+    };
     pub use crate::pipeline::{Answer, CallHead};
 }
 
