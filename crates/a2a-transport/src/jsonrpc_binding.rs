@@ -99,6 +99,8 @@ pub(crate) struct BatchElement<'a> {
 /// (405), a JSON `Content-Type` (415), a query string that parses (400,
 /// 414). Then a batch is told from a single request, whose id is peeked,
 /// so that errors answered before decoding (401, version) echo it.
+// The refusal is the finished response, built once per request.
+#[allow(clippy::result_large_err)]
 pub(crate) fn frame<'a>(
     head: &'a Parts,
     body: &'a Bytes,
@@ -218,6 +220,7 @@ impl<'a> JsonRpcBatch<'a> {
 
     /// The elements, or the one error answering the whole batch (`[]`,
     /// not JSON, over `limits`: 413 for the limits).
+    #[allow(clippy::result_large_err)] // the refusal is the finished response
     pub(crate) fn split(
         &self,
         limits: &BatchLimits,

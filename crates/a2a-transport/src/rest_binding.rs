@@ -84,6 +84,8 @@ pub(crate) struct RestCall<'a> {
 /// route (404, 405 with `Allow`, 414, 400 for a path parameter that does
 /// not decode), the query string (400, 414), and a JSON `Content-Type`
 /// on a `POST` with a body (415).
+// The refusal is the finished response, built once per request.
+#[allow(clippy::result_large_err)]
 pub(crate) fn frame<'a>(
     router: &Router,
     head: &'a Parts,
