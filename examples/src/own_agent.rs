@@ -198,3 +198,13 @@ fn now() -> Timestamp {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
     Timestamp::from_unix_millis(millis).unwrap_or_default()
 }
+
+/// The server settings `ShoutAgent` is served with: a2a-hyper's defaults
+/// (keep-alive), the media-type check of every message part against the
+/// card's input modes (spec 3.3.2), and the card's `Last-Modified` (spec
+/// 8.6): the time it was built.
+pub fn server_config() -> a2a_transport::ServerConfig {
+    a2a_hyper::server_config()
+        .with_input_mode_check(true)
+        .with_card_last_modified(std::time::SystemTime::now())
+}

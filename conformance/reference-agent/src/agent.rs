@@ -2,7 +2,10 @@
 
 use std::sync::Arc;
 
-use a2a_transport::{webhook::check_webhook_url, A2aService, BoxFuture, CallContext, EventStream};
+use a2a_transport::server::media_range_covers;
+use a2a_transport::{
+    webhook::check_webhook_url, A2aService, BoxFuture, CallContext, EventStream, ServerConfig,
+};
 use a2a_types::{
     A2aError, AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, ErrorKind,
     FieldViolation, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest,
@@ -41,6 +44,8 @@ struct Inner {
     hub: Arc<PushHub>,
     public_card: AgentCard,
     extended_card: AgentCard,
+    /// When the card changed, for `Last-Modified`.
+    card_changed: std::time::SystemTime,
 }
 
 impl std::fmt::Debug for ReferenceAgent {
@@ -101,6 +106,9 @@ impl ReferenceAgent {
                 hub,
                 public_card: card::public_card(&config),
                 extended_card: card::extended_card(&config),
+                card_changed: config
+                    .card_last_modified
+                    .unwrap_or_else(std::time::SystemTime::now),
                 config,
             }),
         }
@@ -115,6 +123,16 @@ impl ReferenceAgent {
     /// `/.well-known/agent-card.json` by the binary.
     pub fn agent_card(&self) -> &AgentCard {
         &self.inner.public_card
+    }
+
+    /// The server settings the agent is served with: `ServerConfig`'s
+    /// defaults, with the input-mode check on (a part the card's
+    /// `defaultInputModes` does not accept is `ContentTypeNotSupportedError`,
+    /// spec 3.3.2) and the card's `Last-Modified` (spec 8.6.1).
+    pub fn server_config(&self) -> ServerConfig {
+        ServerConfig::new()
+            .with_input_mode_check(true)
+            .with_card_last_modified(self.inner.card_changed)
     }
 
     /// How many tasks the agent holds now (at most `limits.max_tasks`).
@@ -227,6 +245,29 @@ impl ReferenceAgent {
     }
 
     /// The common part of `SendMessage` and `SendStreamingMessage`.
+    /// `acceptedOutputModes` (spec 3.2.1, 3.3.2): the agent answers only
+    /// with parts of its card's `defaultOutputModes` (`text/plain`, and
+    /// `application/json` for data), so a client that accepts none of them
+    /// is refused with `ContentTypeNotSupportedError` before any work. An
+    /// empty list accepts everything.
+    fn check_output_modes(&self, accepted: &[String]) -> Result<(), A2aError> {
+        let ours = &self.inner.public_card.default_output_modes;
+        if accepted.is_empty()
+            || accepted
+                .iter()
+                .any(|a| ours.iter().any(|o| media_range_covers(a, o)))
+        {
+            return Ok(());
+        }
+        Err(A2aError::new(
+            ErrorKind::ContentTypeNotSupported,
+            format!(
+                "configuration.acceptedOutputModes: this agent answers only with {}",
+                ours.join(", ")
+            ),
+        ))
+    }
+
     fn prepare(
         &self,
         cx: &CallContext,
@@ -235,6 +276,7 @@ impl ReferenceAgent {
     ) -> Result<(Prepared, Option<usize>, bool), A2aError> {
         validated(&request)?;
         let configuration = request.configuration.unwrap_or_default();
+        self.check_output_modes(&configuration.accepted_output_modes)?;
         let history = history_limit("configuration.historyLength", configuration.history_length)?;
         let push = configuration.task_push_notification_config;
         if let Some(config) = &push {

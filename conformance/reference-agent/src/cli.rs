@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_hyper::{ServeOptions, TokioTimer};
-use a2a_transport::{server::BearerAuth, webhook::Allowlist, A2aServer, ServerConfig};
+use a2a_transport::{server::BearerAuth, webhook::Allowlist, A2aServer};
 use a2a_types::AgentInterface;
 
 use crate::config::AgentConfig;
@@ -204,14 +204,14 @@ impl Options {
         config.limits.max_tasks = self.max_tasks;
         config.limits.task_ttl = self.task_ttl;
         config.limits.max_events_per_task = self.max_stream_events;
-        let mut server_config = ServerConfig::new().with_keep_alive(self.keep_alive, TokioTimer);
+        let mut auth = None;
         if !self.bearer_tokens.is_empty() {
             config = config.with_bearer_scheme("bearer");
-            let mut auth = BearerAuth::new("bearer");
+            let mut bearer = BearerAuth::new("bearer");
             for (i, token) in self.bearer_tokens.iter().enumerate() {
-                auth = auth.with_token(token.clone(), format!("caller-{}", i + 1));
+                bearer = bearer.with_token(token.clone(), format!("caller-{}", i + 1));
             }
-            server_config = server_config.with_authenticator(auth);
+            auth = Some(bearer);
         }
         let sender = Arc::new(HttpPushSender::new(self.allowlist()));
         let agent = if self.log {
@@ -229,6 +229,12 @@ impl Options {
             ReferenceAgent::new(config, sender)
         };
         let card = agent.agent_card().clone();
+        let mut server_config = agent
+            .server_config()
+            .with_keep_alive(self.keep_alive, TokioTimer);
+        if let Some(auth) = auth {
+            server_config = server_config.with_authenticator(auth);
+        }
         A2aServer::new(agent, card, server_config)
             .map(Arc::new)
             .map_err(|e| format!("cannot configure the server: {e}"))

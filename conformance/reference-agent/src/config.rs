@@ -1,7 +1,7 @@
 //! What the agent is told at start: its identity, its capabilities and
 //! every bound on the memory it may use.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use a2a_transport::webhook::Allowlist;
 use a2a_types::AgentInterface;
@@ -42,6 +42,10 @@ pub struct AgentConfig {
     pub limits: Limits,
     /// How push notifications are delivered and retried.
     pub push: PushPolicy,
+    /// When the card last changed, served as `Last-Modified` (spec 8.6.1)
+    /// by [`ReferenceAgent::server_config`](crate::ReferenceAgent::server_config).
+    /// Default `None`: the time the agent is built.
+    pub card_last_modified: Option<SystemTime>,
 }
 
 impl Default for AgentConfig {
@@ -59,6 +63,7 @@ impl Default for AgentConfig {
             push_allowlist: Allowlist::new(),
             limits: Limits::default(),
             push: PushPolicy::default(),
+            card_last_modified: None,
         }
     }
 }

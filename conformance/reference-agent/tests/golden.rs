@@ -76,6 +76,86 @@ async fn card() {
     g.call(&server, "head", head).await;
     let post = Req::new(Method::POST, "/.well-known/agent-card.json").json(&json!({}));
     g.call(&server, "post-is-405", post).await;
+    g.call(
+        &server,
+        "if-modified-since-same",
+        card().header("if-modified-since", "Tue, 14 Nov 2023 22:13:20 GMT"),
+    )
+    .await;
+    g.call(
+        &server,
+        "if-modified-since-older",
+        card().header("if-modified-since", "Tue, 14 Nov 2023 22:13:19 GMT"),
+    )
+    .await;
+    g.finish();
+}
+
+#[tokio::test]
+async fn exactness() {
+    let server = server(|_| {}, ServerConfig::new(), None);
+    let mut g = Group::new(
+        "exactness",
+        "JSON-RPC notifications and batches (JSON-RPC 2.0 4.1, 6), media types \
+         (spec 3.3.2, 9.1, 11.1).",
+    );
+    let notification = json!({"jsonrpc": "2.0", "method": "SendMessage",
+        "params": user("m-quiet", "echo quiet", None)});
+    g.call(
+        &server,
+        "notification-is-204",
+        Req::new(Method::POST, "/").json(&notification),
+    )
+    .await;
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": user("m-b1", "echo one", None)},
+        notification,
+        {"jsonrpc": "2.0", "id": 3, "method": "GetTask", "params": {"id": "no-such-task"}},
+        {"jsonrpc": "2.0", "id": 4, "method": "SendStreamingMessage", "params": user("m-b4", "stream 3", None)},
+        7,
+    ]);
+    g.call(&server, "batch", Req::new(Method::POST, "/").json(&batch))
+        .await;
+    g.call(
+        &server,
+        "empty-batch",
+        Req::new(Method::POST, "/").json(&json!([])),
+    )
+    .await;
+    g.call(
+        &server,
+        "text-plain-is-415",
+        Req::new(Method::POST, "/").body(
+            "text/plain",
+            r#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}"#,
+        ),
+    )
+    .await;
+    let mut video = user("m-video", "echo video", None);
+    if let Some(parts) = video["message"]["parts"].as_array_mut() {
+        parts.push(json!({"raw": "AAAA", "mediaType": "video/mp4"}));
+    }
+    for b in BOTH {
+        let p = b.prefix();
+        g.call(
+            &server,
+            &format!("{p}-video-part-is-32005"),
+            op(b, "SendMessage", video.clone()),
+        )
+        .await;
+    }
+    g.call(
+        &server,
+        "rest-accept-json",
+        Req::new(Method::GET, "/tasks?pageSize=1").header("accept", "application/json"),
+    )
+    .await;
+    g.call(
+        &server,
+        "rest-405",
+        Req::new(Method::PUT, "/message:send").header("accept", "application/json"),
+    )
+    .await;
     g.finish();
 }
 
@@ -845,6 +925,11 @@ fn server(
             params: None,
         });
     }
+    // The reference agent's own settings (`ReferenceAgent::server_config`),
+    // with a fixed card time so that `Last-Modified` is deterministic.
+    let config = config
+        .with_input_mode_check(true)
+        .with_card_last_modified(std::time::UNIX_EPOCH + Duration::from_secs(1_700_000_000));
     A2aServer::new(agent, card, config).expect("a valid server configuration")
 }
 
@@ -1526,12 +1611,13 @@ fn bodies_render_every_byte() {
 
 #[test]
 fn every_recording_belongs_to_a_test() {
-    const FILES: [&str; 10] = [
+    const FILES: [&str; 11] = [
         "auth",
         "capabilities",
         "card",
         "errors-jsonrpc",
         "errors-rest",
+        "exactness",
         "extensions",
         "limits",
         "operations-jsonrpc",

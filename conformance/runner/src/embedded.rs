@@ -100,8 +100,8 @@ impl Embedded {
         config
     }
 
-    fn server_config(&self) -> ServerConfig {
-        let config = ServerConfig::new();
+    fn server_config(&self, agent: &ReferenceAgent) -> ServerConfig {
+        let config = agent.server_config();
         if !self.auth {
             return config;
         }
@@ -142,12 +142,12 @@ impl Embedded {
         }
         let agent = ReferenceAgent::new(self.config(interfaces, Allowlist::new()), push);
         let card = agent.agent_card().clone();
+        let server_config = self.server_config(&agent);
         let mut service: Arc<dyn A2aService> = Arc::new(agent);
         if let Some(wrap) = wrappers.service {
             service = wrap(service);
         }
-        let server = match A2aServer::new(Arc::clone(&service), card.clone(), self.server_config())
-        {
+        let server = match A2aServer::new(Arc::clone(&service), card.clone(), server_config) {
             Ok(s) => Arc::new(s),
             Err(e) => {
                 return broken(
@@ -211,7 +211,7 @@ impl Embedded {
         let agent = ReferenceAgent::new(self.config(interfaces, allow), sender);
         let card = agent.agent_card().clone();
         let config = self
-            .server_config()
+            .server_config(&agent)
             .with_keep_alive(DEFAULT_KEEP_ALIVE, TokioTimer);
         let server = Arc::new(
             A2aServer::new(agent.clone(), card.clone(), config)

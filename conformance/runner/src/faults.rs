@@ -106,6 +106,7 @@ faults! {
     "delete-keeps-config", Service(DeleteKeepsConfig), "answers DeleteTaskPushNotificationConfig without deleting";
     "extended-card-anonymous", Service(ExtendedCardAnonymous), "gives the extended card to anonymous callers";
     "no-validation", Service(NoValidation), "accepts a message without parts";
+    "output-modes-ignored", Service(OutputModesIgnored), "ignores acceptedOutputModes";
     "lowercase-enums", Http(LowercaseEnums), "writes enum values in lowercase (\"completed\")";
     "missing-required-field", Http(MissingMessageId), "omits the REQUIRED Message.messageId";
     "missing-next-page-token", Http(MissingNextPageToken), "omits an empty nextPageToken";
@@ -121,6 +122,15 @@ faults! {
     "id-not-echoed", Http(IdNotEchoed), "answers JSON-RPC requests with id null";
     "undeclared-streaming-served", Http(UndeclaredStreaming), "serves streaming although its card says it does not";
     "auth-not-enforced", Http(AuthNotEnforced), "serves callers without credentials";
+    "notification-answered", Http(NotificationAnswered), "answers a JSON-RPC notification with a -32600 body";
+    "batch-refused", Http(BatchRefused), "answers every JSON-RPC batch with one -32600";
+    "utf8-invalid-request", Http(Utf8InvalidRequest), "answers invalid UTF-8 with -32600 instead of -32700";
+    "content-type-invalid-request", Http(ContentTypeInvalidRequest), "answers a non-JSON Content-Type with -32600 instead of -32005";
+    "input-modes-ignored", Http(InputModesIgnored), "accepts message parts of media types its card does not accept";
+    "a2a-json-always", Http(A2aJsonAlways), "answers application/a2a+json to a client accepting only application/json";
+    "405-not-found", Http(MethodNotAllowedNotFound), "labels 405 answers with status NOT_FOUND";
+    "no-last-modified", Http(NoLastModified), "serves the card without Last-Modified and ignores If-Modified-Since";
+    "extended-card-uncached", Http(ExtendedCardUncached), "serves the extended card without ETag or Cache-Control";
     "push-without-credentials", Push(NoCredentials), "sends webhooks without the config's Authorization";
     "push-wrong-media-type", Push(WrongMediaType), "sends webhooks as text/plain";
 }
@@ -154,6 +164,7 @@ enum ServiceFault {
     DeleteKeepsConfig,
     ExtendedCardAnonymous,
     NoValidation,
+    OutputModesIgnored,
 }
 
 /// Faults on the wire.
@@ -174,6 +185,15 @@ enum HttpFault {
     IdNotEchoed,
     UndeclaredStreaming,
     AuthNotEnforced,
+    NotificationAnswered,
+    BatchRefused,
+    Utf8InvalidRequest,
+    ContentTypeInvalidRequest,
+    InputModesIgnored,
+    A2aJsonAlways,
+    MethodNotAllowedNotFound,
+    NoLastModified,
+    ExtendedCardUncached,
 }
 
 /// Faults of push delivery.
@@ -329,6 +349,7 @@ impl FaultyService {
             ServiceFault::HistoryIgnored => config.history_length = None,
             ServiceFault::NotBlocking => config.return_immediately = true,
             ServiceFault::AlwaysBlocking => config.return_immediately = false,
+            ServiceFault::OutputModesIgnored => config.accepted_output_modes.clear(),
             ServiceFault::NoValidation if r.message.parts.is_empty() => {
                 r.message.parts.push(Part::text("echo"))
             }
@@ -446,9 +467,26 @@ impl HttpClient for FaultyHttp {
                         .extensions_mut()
                         .insert(Principal::new("caller-1", "bearer"));
                 }
+                HttpFault::InputModesIgnored => {
+                    let body = strip_video_parts(request.body());
+                    *request.body_mut() = body;
+                }
+                HttpFault::NoLastModified => {
+                    request
+                        .headers_mut()
+                        .remove(http::header::IF_MODIFIED_SINCE);
+                }
+                HttpFault::ExtendedCardUncached
+                    if request.uri().path().ends_with("/extendedAgentCard") =>
+                {
+                    request.headers_mut().remove(http::header::IF_NONE_MATCH);
+                }
                 _ => {}
             }
             let is_card = request.uri().path() == a2a_transport::server::AGENT_CARD_PATH;
+            let is_extended_card = request.uri().path().ends_with("/extendedAgentCard");
+            let batch = a2a_jsonrpc::is_batch(request.body()) && request.body().len() > 2;
+            let not_utf8 = std::str::from_utf8(request.body()).is_err();
             let response = self.inner.send(request).await?;
             let (mut parts, body) = response.into_parts();
             let fault = self.fault;
@@ -458,6 +496,34 @@ impl HttpClient for FaultyHttp {
                 }
                 HttpFault::WrongHttpStatus if parts.status == StatusCode::NOT_FOUND => {
                     parts.status = StatusCode::INTERNAL_SERVER_ERROR;
+                }
+                HttpFault::NoLastModified => {
+                    parts.headers.remove(http::header::LAST_MODIFIED);
+                }
+                HttpFault::ExtendedCardUncached if is_extended_card => {
+                    parts.headers.remove(http::header::ETAG);
+                    parts.headers.remove(http::header::CACHE_CONTROL);
+                }
+                HttpFault::NotificationAnswered if parts.status == StatusCode::NO_CONTENT => {
+                    parts.status = StatusCode::OK;
+                    parts.headers.insert(
+                        http::header::CONTENT_TYPE,
+                        http::HeaderValue::from_static("application/json"),
+                    );
+                    let body = br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"notifications are not supported"}}"#;
+                    return Ok(http::Response::from_parts(
+                        parts,
+                        ResponseBody::full(Bytes::from_static(body)),
+                    ));
+                }
+                HttpFault::A2aJsonAlways
+                    if !is_card
+                        && crate::wire::media_type(&parts.headers) == "application/json" =>
+                {
+                    parts.headers.insert(
+                        http::header::CONTENT_TYPE,
+                        http::HeaderValue::from_static("application/a2a+json"),
+                    );
                 }
                 HttpFault::WrongStreamContentType
                     if crate::wire::media_type(&parts.headers) == "text/event-stream" =>
@@ -483,6 +549,7 @@ impl HttpClient for FaultyHttp {
             } else {
                 json_fault(fault, text_fault(fault, bytes))
             };
+            let bytes = request_fault(fault, parts.status, batch, not_utf8, bytes);
             parts.headers.remove(http::header::CONTENT_LENGTH);
             Ok(http::Response::from_parts(parts, ResponseBody::full(bytes)))
         })
@@ -620,6 +687,78 @@ fn json_fault(fault: HttpFault, body: Bytes) -> Bytes {
         Bytes::from(serde_json::to_vec(&v).unwrap_or_default())
     } else {
         body
+    }
+}
+
+/// Rewrites of an answer that depend on what was asked: a batch, a body
+/// that is not UTF-8, a 415 or a 405.
+fn request_fault(
+    fault: HttpFault,
+    status: StatusCode,
+    batch: bool,
+    not_utf8: bool,
+    body: Bytes,
+) -> Bytes {
+    let Ok(mut v) = serde_json::from_slice::<Value>(&body) else {
+        return body;
+    };
+    let changed = match fault {
+        HttpFault::BatchRefused if batch && v.is_array() => {
+            v = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600,
+                "message": "batch requests are not supported"}});
+            true
+        }
+        HttpFault::Utf8InvalidRequest if not_utf8 => match v.pointer_mut("/error/code") {
+            Some(code) if code.as_i64() == Some(-32700) => {
+                *code = Value::from(-32600);
+                true
+            }
+            _ => false,
+        },
+        HttpFault::ContentTypeInvalidRequest if status == StatusCode::UNSUPPORTED_MEDIA_TYPE => {
+            match v.pointer_mut("/error/code") {
+                Some(code) if code.as_i64() == Some(-32005) => {
+                    *code = Value::from(-32600);
+                    true
+                }
+                _ => false,
+            }
+        }
+        HttpFault::MethodNotAllowedNotFound if status == StatusCode::METHOD_NOT_ALLOWED => {
+            match v.pointer_mut("/error/status") {
+                Some(s) => {
+                    *s = Value::from("NOT_FOUND");
+                    true
+                }
+                None => false,
+            }
+        }
+        _ => false,
+    };
+    if changed {
+        Bytes::from(serde_json::to_vec(&v).unwrap_or_default())
+    } else {
+        body
+    }
+}
+
+/// A request body without its message's parts that are not text: what an
+/// agent ignoring its input modes sees as acceptable.
+fn strip_video_parts(body: &Bytes) -> Bytes {
+    let Ok(mut v) = serde_json::from_slice::<Value>(body) else {
+        return body.clone();
+    };
+    let path = if v.pointer("/params/message/parts").is_some() {
+        "/params/message/parts"
+    } else {
+        "/message/parts"
+    };
+    match v.pointer_mut(path).and_then(Value::as_array_mut) {
+        Some(parts) => {
+            parts.retain(|p| p.get("mediaType").is_none());
+            Bytes::from(serde_json::to_vec(&v).unwrap_or_default())
+        }
+        None => body.clone(),
     }
 }
 

@@ -1,13 +1,19 @@
 //! Fuzzing harness, shared by the cargo-fuzz target and the corpus replay
 //! test. Hidden from the docs; not part of the API.
 
-use crate::{decode_request, decode_response, encode_request, methods, DecodeConfig, Id};
+use crate::{
+    decode_request, decode_response, encode_request, methods, split_batch, BatchLimits,
+    DecodeConfig, Id,
+};
 
 /// Feeds `data` to the request decoder and to the response decoder, and
 /// checks the invariants that must hold for any input:
 /// - the request decoder answers a request or an error response, and an
 ///   error response is itself valid JSON naming a code;
-/// - a decoded request re-encodes and decodes to the same request;
+/// - a decoded request re-encodes and decodes to the same request (a
+///   notification re-encodes with id `null`, so it comes back as a
+///   request);
+/// - a batch splits within its limits or answers one error response;
 /// - the response decoder answers a typed result or an `A2aError`.
 pub fn fuzz_jsonrpc(data: &[u8]) {
     let config = DecodeConfig::default();
@@ -15,7 +21,10 @@ pub fn fuzz_jsonrpc(data: &[u8]) {
         Ok(request) => {
             let again = encode_request(&request.id, &request.request);
             match decode_request(&again, &config) {
-                Ok(back) => assert_eq!(back, request, "re-encoded request differs"),
+                Ok(back) => {
+                    assert_eq!(back.id, request.id, "re-encoded id differs");
+                    assert_eq!(back.request, request.request, "re-encoded request differs");
+                }
                 Err(e) => panic!("re-encoded request fails: {:?}", e.error),
             }
         }
@@ -26,6 +35,13 @@ pub fn fuzz_jsonrpc(data: &[u8]) {
                 Err(e) => panic!("error response is not JSON: {e}"),
             };
             assert!(value["error"]["code"].is_i64(), "error response has a code");
+        }
+    }
+    let limits = BatchLimits::new().with_max_len(8);
+    if let Ok(elements) = split_batch(data, &limits) {
+        assert!(!elements.is_empty() && elements.len() <= 8, "batch bounds");
+        for element in elements {
+            let _ = decode_request(element, &config);
         }
     }
     let _ = decode_response::<methods::SendMessage>(data, &Id::number(1));

@@ -10,7 +10,9 @@
 //!
 //! - [`decode_request`] reads the envelope and the params in one pass over
 //!   the input: no detour through `serde_json::Value`.
-//! - Ids are echoed exactly as received ([`Id`]).
+//! - Ids are echoed exactly as received ([`Id`]); notifications (no `id`)
+//!   decode as such, and batches split into their elements
+//!   ([`split_batch`], [`encode_batch`]; JSON-RPC 2.0 sections 4.1, 6).
 //! - The method table ([`MethodTable`], [`Method`], [`methods`]) exists once;
 //!   everything else reads it.
 //!
@@ -36,6 +38,7 @@
 //! assert!(String::from_utf8(err.to_bytes()).unwrap().contains(r#""id":"x""#));
 //! ```
 
+mod batch;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod fuzz;
@@ -45,6 +48,9 @@ mod request;
 mod response;
 
 pub use a2a_types::{A2aRequest, Empty};
+pub use batch::{
+    encode_batch, is_batch, split_batch, BatchLimits, DEFAULT_MAX_BATCH_LEN, DEFAULT_MAX_BATCH_SIZE,
+};
 pub use id::{Id, NumberText};
 pub use method::{decode_reply, methods, Method, MethodTable};
 

@@ -6,6 +6,7 @@ use a2a_types::{A2aError, ErrorKind, FieldViolation, Operation};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
+use crate::batch::is_batch;
 use crate::id::Id;
 use crate::method::{params_error_path, MethodTable, ParamsInto, ParamsSeed};
 use crate::response::ErrorResponse;
@@ -42,10 +43,13 @@ impl Default for DecodeConfig {
 /// A decoded JSON-RPC request: its id and its typed params.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
-    /// The id to echo in the response.
+    /// The id to echo in the response ([`Id::Null`] for a notification).
     pub id: Id,
     /// The method and its params.
     pub request: A2aRequest,
+    /// True for a notification, a request without an `id` member: the
+    /// server runs it and "MUST NOT reply" (JSON-RPC 2.0 section 4.1).
+    pub notification: bool,
 }
 
 impl Request {
@@ -70,13 +74,21 @@ impl Request {
 /// - `-32600` not a request object: a batch (`[...]`, which A2A does not
 ///   use: its streaming methods cannot share one response), a missing or
 ///   wrong `"jsonrpc": "2.0"`, a non-string method, an id that is an
-///   object, array or boolean, a notification (no `id`: every A2A method
-///   has a result, so a request without one is refused rather than run
-///   unanswered), or a body over [`DecodeConfig::max_request_size`];
+///   object, array or boolean, or a body over
+///   [`DecodeConfig::max_request_size`];
 /// - `-32601` unknown method;
 /// - `-32602` params that do not decode (the `google.rpc.BadRequest` detail
 ///   names the JSON path), nest deeper than serde_json's recursion limit
 ///   of 128, or lack REQUIRED fields (one violation each).
+///
+/// A request without an `id` member is a notification (JSON-RPC 2.0
+/// section 4.1): it decodes with [`Request::notification`] set, and an
+/// error found after its envelope was read (unknown method, bad params)
+/// has [`ErrorResponse::notification`] set, since the server must not
+/// answer it either. Invalid UTF-8 in a member the decoder reads is
+/// `-32700` (RFC 8259 section 8.1: JSON text is UTF-8); unknown members
+/// are skipped unread, as their values are. A batch is split by
+/// [`split_batch`] and each element decoded here.
 ///
 /// Missing or `null` params decode as the empty params object, so a method
 /// with no REQUIRED fields (`GetExtendedAgentCard`) needs none.
@@ -229,12 +241,29 @@ impl<'de> Envelope<'de> {
         if let Err(why) = self.check_request_object() {
             return Err(invalid_request(id.unwrap_or(Id::Null), &why));
         }
-        let Some(id) = id else {
-            return Err(invalid_request(
-                Id::Null,
-                "notifications (requests without \"id\") are not supported: every A2A method has a result",
-            ));
-        };
+        // A valid request object without an id is a notification: it runs,
+        // and neither its result nor its error is answered.
+        let notification = id.is_none();
+        let id = id.unwrap_or(Id::Null);
+        self.into_call(id, params, validate)
+            .map(|mut r| {
+                r.notification = notification;
+                r
+            })
+            .map_err(|mut e| {
+                e.notification = notification;
+                e
+            })
+    }
+
+    /// The rest of [`into_request`](Envelope::into_request), past the
+    /// request object checks: method and params.
+    fn into_call(
+        self,
+        id: Id,
+        params: &mut Option<A2aRequest>,
+        validate: bool,
+    ) -> Result<Request, ErrorResponse> {
         let Some(op) = self.op else {
             let name = match self.method {
                 Some(Member::Raw(raw)) => string_value(raw).unwrap_or_default(),
@@ -281,7 +310,11 @@ impl<'de> Envelope<'de> {
             return Err(invalid_params(id, violations));
         }
         match params.take() {
-            Some(request) => Ok(Request { id, request }),
+            Some(request) => Ok(Request {
+                id,
+                request,
+                notification: false,
+            }),
             None => Err(params_lost(id)),
         }
     }
@@ -313,6 +346,20 @@ impl<'de> Envelope<'de> {
 /// The slow path after a failed single pass: re-read the envelope with the
 /// params held raw to find the id and name the right error.
 fn explain_failure(input: &[u8], config: &DecodeConfig) -> ErrorResponse {
+    // serde_json skips ignored strings without checking their UTF-8, so
+    // the check comes first: bytes that are not UTF-8 are not JSON.
+    if let Err(e) = std::str::from_utf8(input) {
+        return ErrorResponse::new(
+            Id::Null,
+            A2aError::new(
+                ErrorKind::JsonParse,
+                format!(
+                    "Invalid JSON payload: invalid UTF-8 at byte {}",
+                    e.valid_up_to()
+                ),
+            ),
+        );
+    }
     if serde_json::from_slice::<IgnoredAny>(input).is_err() {
         let detail = serde_json::from_slice::<IgnoredAny>(input)
             .err()
@@ -326,15 +373,11 @@ fn explain_failure(input: &[u8], config: &DecodeConfig) -> ErrorResponse {
             ),
         );
     }
-    let first = input.iter().copied().find(|b| !b.is_ascii_whitespace());
-    if first == Some(b'[') {
-        let message =
-            if serde_json::from_slice::<Vec<IgnoredAny>>(input).is_ok_and(|v| v.is_empty()) {
-                "empty batch: a request must be a JSON object"
-            } else {
-                "batch requests are not supported: send one request object per HTTP request"
-            };
-        return invalid_request(Id::Null, message);
+    if is_batch(input) {
+        return invalid_request(
+            Id::Null,
+            "a batch is split by split_batch, not decoded as one request",
+        );
     }
     let mut de = serde_json::Deserializer::from_slice(input);
     let raw = EnvelopeVisitor {

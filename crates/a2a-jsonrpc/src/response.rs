@@ -21,12 +21,25 @@ pub struct ErrorResponse {
     pub id: Id,
     /// The error.
     pub error: A2aError,
+    /// True when the request was a notification (a valid request object
+    /// without `id`): the server must not send this response (JSON-RPC
+    /// 2.0 section 4.1).
+    pub notification: bool,
+    /// True when the input was refused for being over a size or count
+    /// limit ([`split_batch`](crate::split_batch)): an HTTP server answers
+    /// it with 413.
+    pub over_limit: bool,
 }
 
 impl ErrorResponse {
     /// An error response for `id`.
     pub fn new(id: Id, error: A2aError) -> ErrorResponse {
-        ErrorResponse { id, error }
+        ErrorResponse {
+            id,
+            error,
+            notification: false,
+            over_limit: false,
+        }
     }
 
     /// The response as JSON bytes (spec 9.5).

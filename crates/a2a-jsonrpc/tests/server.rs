@@ -1,6 +1,9 @@
 //! Server side: bytes in, typed request or the exact error response out.
 
-use a2a_jsonrpc::{decode_request, generate_request, A2aRequest, DecodeConfig, ErrorResponse, Id};
+use a2a_jsonrpc::{
+    decode_request, generate_request, is_batch, split_batch, A2aRequest, BatchLimits, DecodeConfig,
+    ErrorResponse, Id,
+};
 use a2a_types::testing::Gen;
 use a2a_types::{ErrorCode, ErrorKind, Operation};
 use serde_json::{json, Value};
@@ -165,11 +168,6 @@ fn invalid_request_objects() {
             "\"id\" must be",
         ),
         (
-            r#"{"jsonrpc":"2.0","method":"GetTask","params":{"id":"t"}}"#,
-            Id::Null,
-            "notifications",
-        ),
-        (
             r#"{"jsonrpc":"2.0","id":3,"method":"GetTask","method":"ListTasks"}"#,
             Id::number(3),
             "duplicate member \"method\"",
@@ -202,20 +200,96 @@ fn invalid_request_objects() {
 }
 
 #[test]
-fn batches_are_rejected_with_one_error() {
-    let empty = error_of("[]");
+fn notifications_decode_and_their_errors_are_marked() {
+    let config = DecodeConfig::default();
+    let r = decode_request(
+        br#"{"jsonrpc":"2.0","method":"GetTask","params":{"id":"t"}}"#,
+        &config,
+    )
+    .unwrap();
+    assert!(r.notification);
+    assert!(matches!(r.request, A2aRequest::GetTask(ref p) if p.id == "t"));
+    // `"id": null` is a request (discouraged, JSON-RPC 2.0 section 4), not a
+    // notification.
+    let r = decode_request(
+        br#"{"jsonrpc":"2.0","id":null,"method":"GetTask","params":{"id":"t"}}"#,
+        &config,
+    )
+    .unwrap();
+    assert!(!r.notification);
+    // Errors after the envelope are the notification's: not answered.
+    for body in [
+        r#"{"jsonrpc":"2.0","method":"Nope"}"#,
+        r#"{"jsonrpc":"2.0","method":"GetTask","params":{"id":7}}"#,
+        r#"{"jsonrpc":"2.0","method":"GetTask","params":{}}"#,
+    ] {
+        let e = decode_request(body.as_bytes(), &config).unwrap_err();
+        assert!(e.notification, "{body}");
+    }
+    // Not a request object: answered, with id null.
+    let e = decode_request(br#"{"method":"GetTask"}"#, &config).unwrap_err();
+    assert!(!e.notification);
+    assert_eq!(e.error.kind(), ErrorKind::InvalidRequest);
+}
+
+#[test]
+fn invalid_utf8_is_a_parse_error() {
+    for body in [
+        &b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\",\"params\":{\"id\":\"\xff\"}}"[..],
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"Get\xc3\x28Task\"}",
+    ] {
+        let e = decode_request(body, &DecodeConfig::default()).unwrap_err();
+        assert_eq!(e.error.kind(), ErrorKind::JsonParse, "{:?}", e.error);
+        assert!(e.error.message().contains("UTF-8"), "{}", e.error.message());
+        assert_eq!(e.id, Id::Null);
+    }
+}
+
+#[test]
+fn batches_split_within_limits() {
+    let limits = BatchLimits::new();
+    let empty = split_batch(b" [ ] ", &limits).unwrap_err();
     assert_eq!(empty.error.kind(), ErrorKind::InvalidRequest);
     assert!(empty.error.message().contains("empty batch"));
-    let batch = error_of(
-        r#"[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t"}},
-            {"jsonrpc":"2.0","id":2,"method":"SendStreamingMessage","params":{}}]"#,
+    let parts = split_batch(
+        br#"[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t"}}, 1, [] ]"#,
+        &limits,
+    )
+    .unwrap();
+    assert_eq!(parts.len(), 3);
+    assert!(decode_request(parts[0], &DecodeConfig::default()).is_ok());
+    assert_eq!(
+        decode_request(parts[1], &DecodeConfig::default())
+            .unwrap_err()
+            .error
+            .kind(),
+        ErrorKind::InvalidRequest
     );
-    assert_eq!(batch.error.kind(), ErrorKind::InvalidRequest);
-    assert_eq!(batch.id, Id::Null);
-    assert!(batch
-        .error
-        .message()
-        .contains("batch requests are not supported"));
+    // An element of a batch is not a batch: `[]` inside answers -32600.
+    assert_eq!(
+        decode_request(parts[2], &DecodeConfig::default())
+            .unwrap_err()
+            .error
+            .kind(),
+        ErrorKind::InvalidRequest
+    );
+    let three = b"[1,2,3]";
+    assert_eq!(
+        split_batch(three, &limits.with_max_len(3)).unwrap().len(),
+        3
+    );
+    let over = split_batch(three, &limits.with_max_len(2)).unwrap_err();
+    assert_eq!(over.error.kind(), ErrorKind::InvalidRequest);
+    assert!(over.over_limit);
+    let big = split_batch(three, &limits.with_max_size(6)).unwrap_err();
+    assert!(big.over_limit);
+    for bad in [&b"[1,"[..], b"[\"\xff\"]", b"[1] x"] {
+        let e = split_batch(bad, &limits).unwrap_err();
+        assert_eq!(e.error.kind(), ErrorKind::JsonParse);
+        assert_eq!(e.id, Id::Null);
+    }
+    assert!(is_batch(b" \n[1]"));
+    assert!(!is_batch(b"{}"));
 }
 
 /// A JSON string is its value, however it is escaped.

@@ -3,7 +3,9 @@
 
 use std::fmt;
 use std::sync::Arc;
+use std::time::SystemTime;
 
+use a2a_jsonrpc::BatchLimits;
 use a2a_types::{A2aError, A2aRequest, AgentCard, ErrorKind};
 use bytes::Bytes;
 use http::header::CONTENT_LENGTH;
@@ -13,9 +15,12 @@ use http::{HeaderValue, Method, Request, Response, StatusCode};
 use crate::auth::{challenges, security_required, AuthOutcome, Authenticator};
 use crate::binding::Binding;
 use crate::body::Body;
-use crate::card::{AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL};
+use crate::card::{
+    AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL,
+    DEFAULT_EXTENDED_CARD_CACHE_CONTROL,
+};
 use crate::extensions::{ExtensionLimits, RequestedExtensions};
-use crate::gate::{check_capabilities, required_extensions};
+use crate::gate::{check_capabilities, check_input_modes, required_extensions};
 use crate::keep_alive::KeepAlive;
 use crate::pipeline::{next_event, Answer, CallHead, Framed};
 use crate::query::{QueryConfig, QueryParams};
@@ -57,10 +62,32 @@ pub struct ServerConfig {
     pub serve_card: bool,
     /// `Cache-Control` of the card. Default [`DEFAULT_CARD_CACHE_CONTROL`].
     pub card_cache_control: String,
+    /// When the card last changed, sent as `Last-Modified` and compared
+    /// with `If-Modified-Since` (spec 8.6.1). The host gives it (the core
+    /// reads no clock): the time the card was built or its file's
+    /// modification time. Default `None`: no `Last-Modified`.
+    pub card_last_modified: Option<SystemTime>,
+    /// `Cache-Control` of the extended agent card on HTTP+JSON (spec 8.6,
+    /// 3.1.11). Default [`DEFAULT_EXTENDED_CARD_CACHE_CONTROL`]: `private`,
+    /// since the card depends on who asks.
+    pub extended_card_cache_control: String,
+    /// Whether a message part whose media type the card does not accept
+    /// (`defaultInputModes` and the skills' `inputModes`) is refused with
+    /// `ContentTypeNotSupportedError` (spec 3.3.2, 5.4) before the handler
+    /// runs. Default false: the card's modes are advice unless the host
+    /// asks for the check ([`check_input_modes`](crate::server::check_input_modes)).
+    pub check_input_modes: bool,
     /// Largest request body accepted, in bytes; larger ones answer 413
     /// before being parsed (by `Content-Length` when present). Default
     /// [`DEFAULT_MAX_BODY_SIZE`].
     pub max_body_size: usize,
+    /// Bounds of a JSON-RPC batch (JSON-RPC 2.0 section 6): at most
+    /// [`DEFAULT_MAX_BATCH_LEN`](a2a_jsonrpc::DEFAULT_MAX_BATCH_LEN)
+    /// requests in at most
+    /// [`DEFAULT_MAX_BATCH_SIZE`](a2a_jsonrpc::DEFAULT_MAX_BATCH_SIZE)
+    /// bytes by default; a batch over either answers 413 with one
+    /// `-32600`.
+    pub batch_limits: BatchLimits,
     /// Longest request path accepted (414). Default
     /// [`Router::DEFAULT_MAX_PATH_LEN`].
     pub max_path_len: usize,
@@ -90,7 +117,11 @@ impl ServerConfig {
             rest_base_path: Some(String::new()),
             serve_card: true,
             card_cache_control: DEFAULT_CARD_CACHE_CONTROL.to_owned(),
+            card_last_modified: None,
+            extended_card_cache_control: DEFAULT_EXTENDED_CARD_CACHE_CONTROL.to_owned(),
+            check_input_modes: false,
             max_body_size: DEFAULT_MAX_BODY_SIZE,
+            batch_limits: BatchLimits::new(),
             max_path_len: Router::DEFAULT_MAX_PATH_LEN,
             query: QueryConfig::new(),
             extension_limits: ExtensionLimits::new(),
@@ -137,9 +168,33 @@ impl ServerConfig {
         self
     }
 
+    /// Sets when the card last changed (`Last-Modified`).
+    pub fn with_card_last_modified(mut self, at: SystemTime) -> ServerConfig {
+        self.card_last_modified = Some(at);
+        self
+    }
+
+    /// Sets the extended card's `Cache-Control`.
+    pub fn with_extended_card_cache_control(mut self, value: impl Into<String>) -> ServerConfig {
+        self.extended_card_cache_control = value.into();
+        self
+    }
+
+    /// Refuses message parts whose media type the card does not accept.
+    pub fn with_input_mode_check(mut self, on: bool) -> ServerConfig {
+        self.check_input_modes = on;
+        self
+    }
+
     /// Sets the body size limit.
     pub fn with_max_body_size(mut self, max: usize) -> ServerConfig {
         self.max_body_size = max;
+        self
+    }
+
+    /// Sets the JSON-RPC batch limits.
+    pub fn with_batch_limits(mut self, limits: BatchLimits) -> ServerConfig {
+        self.batch_limits = limits;
         self
     }
 
@@ -211,7 +266,14 @@ impl fmt::Debug for ServerConfig {
             .field("rest_base_path", &self.rest_base_path)
             .field("serve_card", &self.serve_card)
             .field("card_cache_control", &self.card_cache_control)
+            .field("card_last_modified", &self.card_last_modified)
+            .field(
+                "extended_card_cache_control",
+                &self.extended_card_cache_control,
+            )
+            .field("check_input_modes", &self.check_input_modes)
             .field("max_body_size", &self.max_body_size)
+            .field("batch_limits", &self.batch_limits)
             .field("max_path_len", &self.max_path_len)
             .field("query", &self.query)
             .field("extension_limits", &self.extension_limits)
@@ -293,6 +355,7 @@ pub struct A2aServer<S> {
     service: S,
     card: AgentCard,
     card_resource: AgentCardResource,
+    extended_card_cache_control: HeaderValue,
     config: ServerConfig,
     router: Option<Router>,
     challenges: Vec<HeaderValue>,
@@ -348,15 +411,23 @@ impl<S: A2aService> A2aServer<S> {
         }
         let cache_control = HeaderValue::from_str(&config.card_cache_control)
             .map_err(|_| ConfigError::CacheControl(config.card_cache_control.clone()))?;
-        let card_resource = AgentCardResource::new(&card)
+        let mut card_resource = AgentCardResource::new(&card)
             .map_err(|e| ConfigError::Card(e.to_string()))?
             .with_cache_control(cache_control);
+        if let Some(at) = config.card_last_modified {
+            card_resource = card_resource.with_last_modified(at);
+        }
+        let extended_card_cache_control =
+            HeaderValue::from_str(&config.extended_card_cache_control).map_err(|_| {
+                ConfigError::CacheControl(config.extended_card_cache_control.clone())
+            })?;
         let realm = config.realm.clone().unwrap_or_else(|| card.name.clone());
         let challenges = challenges(&card, &realm);
         Ok(A2aServer {
             service,
             card,
             card_resource,
+            extended_card_cache_control,
             config,
             router,
             challenges,
@@ -404,16 +475,17 @@ impl<S: A2aService> A2aServer<S> {
                     self.config.max_path_len
                 ),
             );
-            return Some(self.transport_error(binding, &err, StatusCode::URI_TOO_LONG));
+            return Some(self.transport_error(head, binding, &err, StatusCode::URI_TOO_LONG));
         }
         match content_length(head) {
             Ok(Some(len)) if len > self.config.max_body_size as u64 => Some(self.transport_error(
+                head,
                 binding,
                 &self.too_large(len),
                 StatusCode::PAYLOAD_TOO_LARGE,
             )),
             Ok(_) => None,
-            Err(err) => Some(self.transport_error(binding, &err, StatusCode::BAD_REQUEST)),
+            Err(err) => Some(self.transport_error(head, binding, &err, StatusCode::BAD_REQUEST)),
         }
     }
 
@@ -433,6 +505,7 @@ impl<S: A2aService> A2aServer<S> {
             if body.len() > self.config.max_body_size {
                 let err = self.too_large(body.len() as u64);
                 return self.transport_error(
+                    &head,
                     self.binding_for(path),
                     &err,
                     StatusCode::PAYLOAD_TOO_LARGE,
@@ -450,15 +523,17 @@ impl<S: A2aService> A2aServer<S> {
                     &self.challenges,
                     self.config.keep_alive.as_ref(),
                 ) {
-                    Ok(call) => self.run(call).await,
+                    Ok(jsonrpc_binding::Frame::Call(call)) => self.run(call).await,
+                    Ok(jsonrpc_binding::Frame::Batch(batch)) => self.run_batch(batch).await,
                     Err(refused) => refused,
                 };
             }
             match &self.router {
                 Some(router) => {
-                    let limits = rest_binding::Limits {
+                    let options = rest_binding::Options {
                         max_body_size: self.config.max_body_size,
                         keep_alive: self.config.keep_alive.as_ref(),
+                        extended_card_cache_control: self.extended_card_cache_control.clone(),
                     };
                     match rest_binding::frame(
                         router,
@@ -466,7 +541,7 @@ impl<S: A2aService> A2aServer<S> {
                         &body,
                         &query,
                         &self.challenges,
-                        limits,
+                        options,
                     ) {
                         Ok(call) => self.run(call).await,
                         Err(refused) => refused,
@@ -475,7 +550,7 @@ impl<S: A2aService> A2aServer<S> {
                 None => {
                     let err =
                         A2aError::new(ErrorKind::MethodNotFound, "no A2A endpoint at this path");
-                    self.transport_error(Binding::JsonRpc, &err, StatusCode::NOT_FOUND)
+                    self.transport_error(&head, Binding::JsonRpc, &err, StatusCode::NOT_FOUND)
                 }
             }
         })
@@ -486,6 +561,25 @@ impl<S: A2aService> A2aServer<S> {
         let head = call.head();
         let answer = self.serve(head, || call.decode()).await;
         call.respond(answer)
+    }
+
+    /// Drives a JSON-RPC batch: admitted once, then each element through
+    /// steps 5-7 in order (the `jsonrpc` binding's docs give the reasons).
+    async fn run_batch(&self, batch: jsonrpc_binding::JsonRpcBatch<'_>) -> Response<Body> {
+        let cx = match self.admit(batch.head()).await {
+            Ok(cx) => cx,
+            Err(err) => return batch.refuse(&err),
+        };
+        let elements = match batch.split(&self.config.batch_limits) {
+            Ok(elements) => elements,
+            Err(refused) => return refused,
+        };
+        let mut responses = Vec::with_capacity(elements.len());
+        for mut element in elements {
+            let answer = self.proceed(cx.clone(), || element.decode()).await;
+            responses.push(element.respond(answer));
+        }
+        jsonrpc_binding::JsonRpcBatch::respond(responses)
     }
 
     /// The pipeline: steps 2-7 of the order of checks, the same for every
@@ -534,7 +628,15 @@ impl<S: A2aService> A2aServer<S> {
     where
         F: FnOnce() -> Result<A2aRequest, A2aError>,
     {
-        let mut cx = self.admit(head).await?;
+        let cx = self.admit(head).await?;
+        self.proceed(cx, decode).await
+    }
+
+    /// Steps 5-7 for an admitted caller.
+    async fn proceed<F>(&self, mut cx: CallContext, decode: F) -> Result<Answer, A2aError>
+    where
+        F: FnOnce() -> Result<A2aRequest, A2aError>,
+    {
         let request = decode()?;
         let violations = request.validate();
         if !violations.is_empty() {
@@ -545,6 +647,9 @@ impl<S: A2aService> A2aServer<S> {
             cx.tenant = Some(tenant.to_owned());
         }
         check_capabilities(&self.card, &request, cx.principal.as_ref())?;
+        if self.config.check_input_modes {
+            check_input_modes(&self.card, &request)?;
+        }
         let reply = catch(dispatch(&self.service, &cx, request))
             .await
             .map_err(|()| panicked("handler"))??;
@@ -630,6 +735,7 @@ impl<S: A2aService> A2aServer<S> {
     /// `binding`.
     pub(crate) fn transport_error(
         &self,
+        head: &Parts,
         binding: Binding,
         err: &A2aError,
         status: StatusCode,
@@ -641,7 +747,7 @@ impl<S: A2aService> A2aServer<S> {
                 Some(status),
                 &self.challenges,
             ),
-            Binding::HttpJson => rest_binding::error_response(err, status, &self.challenges),
+            Binding::HttpJson => rest_binding::error_response(head, err, status, &self.challenges),
         }
     }
 }

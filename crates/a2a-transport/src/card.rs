@@ -20,15 +20,34 @@
 //!   read up to the error: what was read still counts, the rest is
 //!   ignored. A match answers 304 with the `ETag` and `Cache-Control` and
 //!   no body.
+//! - **`Last-Modified`** (spec 8.6.1 MAY) is sent when the host gives the
+//!   time the card changed ([`AgentCardResource::with_last_modified`]; the
+//!   crate reads no clock), as an IMF-fixdate. `If-Modified-Since` (in any
+//!   of the three HTTP date formats, RFC 9110 section 5.6.7) answers 304
+//!   when the card is not newer, to the second; it is ignored when
+//!   `If-None-Match` is present (RFC 9110 section 13.1.3), when it does not
+//!   parse, and when no `Last-Modified` is known.
+//! - **The extended card** (`GET /extendedAgentCard`, spec 3.1.11) gets an
+//!   `ETag` of its bytes, `Cache-Control`
+//!   ([`DEFAULT_EXTENDED_CARD_CACHE_CONTROL`], `private`: it depends on
+//!   the caller) and `Vary: Authorization`, and `If-None-Match` answers 304.
+//!   On JSON-RPC it is the result of a `POST`, which HTTP caches do not
+//!   reuse, so it has none.
 //! - **`Cache-Control`** defaults to `public, max-age=300`
 //!   ([`DEFAULT_CARD_CACHE_CONTROL`]): five minutes, a compromise between
 //!   the card changing rarely (spec 8.6) and a deployment seeing its
 //!   change soon. Set another with [`AgentCardResource::with_cache_control`].
 //! - **Methods**: `GET` and `HEAD` (headers only); anything else is 405
-//!   with `Allow: GET, HEAD`. No authentication: the card is public.
+//!   with `Allow: GET, HEAD` and `InvalidRequestError` (`INVALID_ARGUMENT`:
+//!   the card is there, the method is wrong). No authentication: the card
+//!   is public.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
-use http::header::{ALLOW, CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
+use http::header::{
+    ALLOW, CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, VARY,
+};
 use http::{HeaderMap, HeaderValue, Method, Response, StatusCode};
 
 use a2a_types::{A2aError, AgentCard, ErrorKind};
@@ -41,6 +60,11 @@ pub const AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
 
 /// The default `Cache-Control` of the agent card: `public, max-age=300`.
 pub const DEFAULT_CARD_CACHE_CONTROL: &str = "public, max-age=300";
+
+/// The default `Cache-Control` of the extended agent card:
+/// `private, max-age=300` (the card depends on the caller, so shared
+/// caches must not keep it).
+pub const DEFAULT_EXTENDED_CARD_CACHE_CONTROL: &str = "private, max-age=300";
 
 /// The public agent card, serialized once, with its `ETag`: what answers
 /// `GET /.well-known/agent-card.json` (spec 8.2, 8.6).
@@ -66,6 +90,8 @@ pub struct AgentCardResource {
     json: Bytes,
     etag: HeaderValue,
     cache_control: HeaderValue,
+    /// `Last-Modified`, in whole seconds since the epoch and as sent.
+    last_modified: Option<(u64, HeaderValue)>,
 }
 
 impl AgentCardResource {
@@ -82,7 +108,26 @@ impl AgentCardResource {
             json,
             etag,
             cache_control: HeaderValue::from_static(DEFAULT_CARD_CACHE_CONTROL),
+            last_modified: None,
         })
+    }
+
+    /// The same resource sending `Last-Modified: at` and answering
+    /// `If-Modified-Since` (spec 8.6.1). Times before 1970 count as 1970.
+    pub fn with_last_modified(mut self, at: SystemTime) -> AgentCardResource {
+        let secs = at
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or(Duration::ZERO)
+            .as_secs();
+        self.last_modified = HeaderValue::from_str(&http_date(secs))
+            .ok()
+            .map(|v| (secs, v));
+        self
+    }
+
+    /// The `Last-Modified` value, if the host gave one.
+    pub fn last_modified(&self) -> Option<&HeaderValue> {
+        self.last_modified.as_ref().map(|(_, v)| v)
     }
 
     /// The same resource answering with `cache_control` as its
@@ -108,14 +153,26 @@ impl AgentCardResource {
         &self.cache_control
     }
 
-    /// True if `headers` hold an `If-None-Match` that matches this card
-    /// (`*`, or a tag equal under the weak comparison).
+    /// True if `headers` make the request conditional on a card the
+    /// client has: an `If-None-Match` that matches (`*`, or a tag equal
+    /// under the weak comparison), or, without `If-None-Match`, an
+    /// `If-Modified-Since` not older than `Last-Modified`.
     pub fn is_not_modified(&self, headers: &HeaderMap) -> bool {
-        let ours = opaque_tag(self.etag.as_bytes());
-        headers
-            .get_all(IF_NONE_MATCH)
-            .iter()
-            .any(|v| if_none_match_hits(v.as_bytes(), ours))
+        if headers.contains_key(IF_NONE_MATCH) {
+            return etag_matches(headers, &self.etag);
+        }
+        let Some((ours, _)) = &self.last_modified else {
+            return false;
+        };
+        let mut values = headers.get_all(IF_MODIFIED_SINCE).iter();
+        match (values.next(), values.next()) {
+            (Some(value), None) => value
+                .to_str()
+                .ok()
+                .and_then(parse_http_date)
+                .is_some_and(|since| *ours <= since),
+            _ => false,
+        }
     }
 
     /// The response to a request for the card: 200 with the JSON (`GET`)
@@ -124,7 +181,7 @@ impl AgentCardResource {
     pub fn respond(&self, method: &Method, headers: &HeaderMap) -> Response<Body> {
         if method != Method::GET && method != Method::HEAD {
             let err = A2aError::new(
-                ErrorKind::MethodNotFound,
+                ErrorKind::InvalidRequest,
                 format!("the agent card accepts GET and HEAD, not {method}"),
             );
             // The body's code is the transport's 405, as the response's.
@@ -149,6 +206,9 @@ impl AgentCardResource {
         let h = resp.headers_mut();
         h.insert(ETAG, self.etag.clone());
         h.insert(CACHE_CONTROL, self.cache_control.clone());
+        if let Some((_, at)) = &self.last_modified {
+            h.insert(LAST_MODIFIED, at.clone());
+        }
         if not_modified {
             *resp.status_mut() = StatusCode::NOT_MODIFIED;
         } else {
@@ -156,6 +216,140 @@ impl AgentCardResource {
         }
         resp
     }
+}
+
+/// Adds the extended card's caching headers to its 200 answer `resp`
+/// (`ETag` of the body, `Cache-Control`, `Vary: Authorization`), and
+/// turns it into a 304 without body when the request's `If-None-Match`
+/// matches (spec 8.6).
+pub(crate) fn cache_extended_card(
+    resp: &mut Response<Body>,
+    request: &HeaderMap,
+    cache_control: &HeaderValue,
+) {
+    let Some(json) = resp.body().as_bytes() else {
+        return;
+    };
+    let Ok(etag) = HeaderValue::from_str(&strong_etag(json)) else {
+        return;
+    };
+    let not_modified = etag_matches(request, &etag);
+    let h = resp.headers_mut();
+    h.insert(CACHE_CONTROL, cache_control.clone());
+    h.insert(VARY, HeaderValue::from_static("Authorization"));
+    h.insert(ETAG, etag);
+    if not_modified {
+        h.remove(CONTENT_TYPE);
+        *resp.body_mut() = Body::empty();
+        *resp.status_mut() = StatusCode::NOT_MODIFIED;
+    }
+}
+
+/// True if an `If-None-Match` of `headers` selects the entity tagged
+/// `etag`.
+fn etag_matches(headers: &HeaderMap, etag: &HeaderValue) -> bool {
+    let ours = opaque_tag(etag.as_bytes());
+    headers
+        .get_all(IF_NONE_MATCH)
+        .iter()
+        .any(|v| if_none_match_hits(v.as_bytes(), ours))
+}
+
+const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+/// `secs` since the epoch as an IMF-fixdate (RFC 9110 section 5.6.7):
+/// `Sun, 06 Nov 1994 08:49:37 GMT`.
+fn http_date(secs: u64) -> String {
+    let days = secs / 86_400;
+    let rem = secs % 86_400;
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{}, {d:02} {} {y:04} {:02}:{:02}:{:02} GMT",
+        DAYS[(days % 7) as usize],
+        MONTHS[(m - 1) as usize],
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+/// Seconds since the epoch of an HTTP date in any of its three formats
+/// (RFC 9110 section 5.6.7): IMF-fixdate, RFC 850 (two-digit years read
+/// as 19xx above 69, else 20xx) and asctime. The weekday is not checked.
+fn parse_http_date(text: &str) -> Option<u64> {
+    let text = text.trim();
+    if text.len() > 64 {
+        return None;
+    }
+    let fields: Vec<&str> = text
+        .split([' ', ',', '-'])
+        .filter(|f| !f.is_empty())
+        .collect();
+    let (day, month, year, time) = match fields.as_slice() {
+        // IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT` and RFC 850
+        // `Sunday, 06-Nov-94 08:49:37 GMT`.
+        [_, day, month, year, time, "GMT"] => (*day, *month, *year, *time),
+        // asctime `Sun Nov  6 08:49:37 1994`.
+        [_, month, day, time, year] => (*day, *month, *year, *time),
+        _ => return None,
+    };
+    let number = |t: &str, max_len: usize| -> Option<u64> {
+        (!t.is_empty() && t.len() <= max_len && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse().ok())
+            .flatten()
+    };
+    let day = number(day, 2)?;
+    let month = MONTHS.iter().position(|m| *m == month)? as u64 + 1;
+    let year = match year.len() {
+        2 => {
+            let y = number(year, 2)?;
+            if y >= 70 {
+                1900 + y
+            } else {
+                2000 + y
+            }
+        }
+        4 => number(year, 4)?,
+        _ => return None,
+    };
+    let mut hms = time.split(':');
+    let (h, m, s) = (
+        number(hms.next()?, 2)?,
+        number(hms.next()?, 2)?,
+        number(hms.next()?, 2)?,
+    );
+    if hms.next().is_some() || year < 1970 || day == 0 || day > 31 || h > 23 || m > 59 || s > 60 {
+        return None;
+    }
+    Some(days_from_civil(year, month, day) * 86_400 + h * 3600 + m * 60 + s)
+}
+
+/// Days since 1970-01-01 of a date on or after it (H. Hinnant's
+/// `days_from_civil`).
+fn days_from_civil(y: u64, m: u64, d: u64) -> u64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    (era * 146_097 + doe).saturating_sub(719_468)
+}
+
+/// The date of `days` since 1970-01-01 (H. Hinnant's `civil_from_days`).
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + u64::from(m <= 2), m, d)
 }
 
 /// FNV-1a, 64 bits (Fowler, Noll, Vo): a small, fast, well-known
@@ -245,6 +439,99 @@ mod tests {
         assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn http_dates() {
+        // RFC 9110 section 5.6.7's example, in its three formats.
+        let t = 784_111_777;
+        assert_eq!(http_date(t), "Sun, 06 Nov 1994 08:49:37 GMT");
+        for text in [
+            "Sun, 06 Nov 1994 08:49:37 GMT",
+            "Sunday, 06-Nov-94 08:49:37 GMT",
+            "Sun Nov  6 08:49:37 1994",
+        ] {
+            assert_eq!(parse_http_date(text), Some(t), "{text}");
+        }
+        assert_eq!(http_date(0), "Thu, 01 Jan 1970 00:00:00 GMT");
+        assert_eq!(http_date(951_782_400), "Tue, 29 Feb 2000 00:00:00 GMT");
+        for secs in [0, 59, 951_782_400, 1_700_000_000, 4_102_444_800] {
+            assert_eq!(parse_http_date(&http_date(secs)), Some(secs));
+        }
+        for bad in [
+            "",
+            "yesterday",
+            "Sun, 06 Nov 1994 08:49:37 UTC",
+            "Sun, 06 Nov 1994 24:00:00 GMT",
+            "Sun, 06 Foo 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1969 08:49:37 GMT",
+            "Sun, 06 Nov 1994 08:49 GMT",
+            "Sun, 006 Nov 1994 08:49:37 GMT",
+        ] {
+            assert_eq!(parse_http_date(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn if_modified_since() {
+        let at = UNIX_EPOCH + Duration::from_secs(784_111_777);
+        let card = AgentCard::default();
+        let r = AgentCardResource::new(&card)
+            .unwrap()
+            .with_last_modified(at);
+        assert_eq!(r.last_modified().unwrap(), "Sun, 06 Nov 1994 08:49:37 GMT");
+        let ims = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(IF_MODIFIED_SINCE, HeaderValue::from_str(v).unwrap());
+            h
+        };
+        let not_modified = r.respond(&Method::GET, &ims("Sun, 06 Nov 1994 08:49:37 GMT"));
+        assert_eq!(not_modified.status(), StatusCode::NOT_MODIFIED);
+        assert!(not_modified.headers().contains_key(LAST_MODIFIED));
+        let later = ims("Mon, 07 Nov 1994 00:00:00 GMT");
+        assert_eq!(
+            r.respond(&Method::GET, &later).status(),
+            StatusCode::NOT_MODIFIED
+        );
+        let earlier = ims("Sun, 06 Nov 1994 08:49:36 GMT");
+        let ok = r.respond(&Method::GET, &earlier);
+        assert_eq!(ok.status(), StatusCode::OK);
+        assert_eq!(ok.headers()[LAST_MODIFIED], "Sun, 06 Nov 1994 08:49:37 GMT");
+        assert_eq!(
+            r.respond(&Method::GET, &ims("garbage")).status(),
+            StatusCode::OK
+        );
+        // If-None-Match decides when present.
+        let mut both = later.clone();
+        both.insert(IF_NONE_MATCH, HeaderValue::from_static("\"other\""));
+        assert_eq!(r.respond(&Method::GET, &both).status(), StatusCode::OK);
+        // Without Last-Modified, If-Modified-Since is ignored.
+        let plain = AgentCardResource::new(&card).unwrap();
+        assert_eq!(plain.respond(&Method::GET, &later).status(), StatusCode::OK);
+        assert!(plain.last_modified().is_none());
+    }
+
+    #[test]
+    fn extended_card_caching() {
+        let cc = HeaderValue::from_static(DEFAULT_EXTENDED_CARD_CACHE_CONTROL);
+        let mut resp = Response::new(Body::from("{}"));
+        resp.headers_mut()
+            .insert(CONTENT_TYPE, APPLICATION_JSON_VALUE);
+        cache_extended_card(&mut resp, &HeaderMap::new(), &cc);
+        assert_eq!(resp.status(), StatusCode::OK);
+        let etag = resp.headers()[ETAG].clone();
+        assert_eq!(etag, strong_etag(b"{}").as_str());
+        assert_eq!(
+            resp.headers()[CACHE_CONTROL],
+            DEFAULT_EXTENDED_CARD_CACHE_CONTROL
+        );
+        assert_eq!(resp.headers()[VARY], "Authorization");
+        let mut conditional = HeaderMap::new();
+        conditional.insert(IF_NONE_MATCH, etag);
+        let mut resp = Response::new(Body::from("{}"));
+        cache_extended_card(&mut resp, &conditional, &cc);
+        assert_eq!(resp.status(), StatusCode::NOT_MODIFIED);
+        assert_eq!(resp.body().as_bytes().map(Bytes::len), Some(0));
     }
 
     #[test]

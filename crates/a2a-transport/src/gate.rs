@@ -16,9 +16,25 @@
 //!   spec 13.3 "MUST require authentication"); declared and authenticated
 //!   goes to the handler, whose default answers
 //!   `ExtendedAgentCardNotConfiguredError`.
+//! - **Input modes** ([`check_input_modes`], on when the host asks): a
+//!   message part must have a media type the card accepts, from
+//!   `defaultInputModes` or any skill's `inputModes` (a message names no
+//!   skill, so any skill's modes will do; spec 4.4.1, 4.4.5). A part with
+//!   no `mediaType` has its content's: `text/plain` for text,
+//!   `application/json` for data, `application/octet-stream` for raw bytes
+//!   and URLs. Modes are media ranges (`image/*`, `*/*`), compared without
+//!   parameters and ignoring case. A card that lists no mode accepts
+//!   everything. The first part refused answers
+//!   `ContentTypeNotSupportedError` (spec 3.3.2, 5.4) naming its path and
+//!   type.
 
 use a2a_jsonrpc::A2aRequest;
-use a2a_types::{A2aError, AgentCard, ErrorKind, Operation};
+use a2a_types::{
+    A2aError, AgentCard, BadRequest, ErrorDetail, ErrorKind, FieldViolation, Operation, Part,
+    PartContent,
+};
+
+use crate::media::range_specificity;
 
 use crate::service::Principal;
 
@@ -97,6 +113,90 @@ fn push_not_declared() -> A2aError {
     )
 }
 
+/// Checks that every part of a `SendMessage` or `SendStreamingMessage`
+/// has a media type `card` accepts (the module docs give the rules).
+///
+/// ```
+/// use a2a_jsonrpc::A2aRequest;
+/// use a2a_transport::server::check_input_modes;
+/// use a2a_types::{AgentCard, ErrorKind, Message, Part, SendMessageRequest};
+///
+/// let card = AgentCard { default_input_modes: vec!["text/plain".into()], ..Default::default() };
+/// let mut video = Part::raw(vec![0]);
+/// video.media_type = "video/mp4".into();
+/// let text = Part::text("hi");
+/// let send = |parts| A2aRequest::SendMessage(SendMessageRequest {
+///     message: Message { parts, ..Default::default() },
+///     ..Default::default()
+/// });
+/// assert!(check_input_modes(&card, &send(vec![text.clone()])).is_ok());
+/// let err = check_input_modes(&card, &send(vec![text, video])).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::ContentTypeNotSupported);
+/// assert!(err.message().contains("message.parts[1]"));
+/// ```
+pub fn check_input_modes(card: &AgentCard, request: &A2aRequest) -> Result<(), A2aError> {
+    let (A2aRequest::SendMessage(r) | A2aRequest::SendStreamingMessage(r)) = request else {
+        return Ok(());
+    };
+    let modes = || {
+        card.default_input_modes
+            .iter()
+            .chain(card.skills.iter().flat_map(|s| s.input_modes.iter()))
+    };
+    if modes().next().is_none() {
+        return Ok(());
+    }
+    for (i, part) in r.message.parts.iter().enumerate() {
+        let media_type = part_media_type(part);
+        if !modes().any(|m| media_range_covers(m, media_type)) {
+            let field = format!("message.parts[{i}]");
+            let accepted: Vec<&str> = modes().map(String::as_str).take(16).collect();
+            let description = format!(
+                "media type {:?} is not accepted by this agent (it accepts {})",
+                media_type.chars().take(128).collect::<String>(),
+                accepted.join(", ")
+            );
+            return Err(A2aError::new(
+                ErrorKind::ContentTypeNotSupported,
+                format!("{field}: {description}"),
+            )
+            .with_detail(ErrorDetail::BadRequest(BadRequest {
+                field_violations: vec![FieldViolation { field, description }],
+            })));
+        }
+    }
+    Ok(())
+}
+
+/// The media type a part is checked under: its `mediaType`, or its
+/// content's.
+fn part_media_type(part: &Part) -> &str {
+    if !part.media_type.is_empty() {
+        return &part.media_type;
+    }
+    match part.content {
+        PartContent::Text(_) => "text/plain",
+        PartContent::Data(_) => "application/json",
+        PartContent::Raw(_) | PartContent::Url(_) => "application/octet-stream",
+    }
+}
+
+/// True if the media range `mode` (`text/plain`, `image/*`, `*/*`) covers
+/// `media_type`, ignoring case and parameters: how a card's input modes
+/// and a request's `acceptedOutputModes` are read.
+///
+/// ```
+/// use a2a_transport::server::media_range_covers;
+///
+/// assert!(media_range_covers("image/*", "image/png"));
+/// assert!(media_range_covers("Text/Plain; charset=utf-8", "text/plain"));
+/// assert!(!media_range_covers("text/plain", "application/json"));
+/// ```
+pub fn media_range_covers(mode: &str, media_type: &str) -> bool {
+    let essence = |t: &str| t.split(';').next().unwrap_or_default().trim().to_owned();
+    range_specificity(&essence(mode), &essence(media_type)).is_some()
+}
+
 /// The URIs of the extensions `card` marks `required` (spec 3.3.4, 4.6.1).
 pub fn required_extensions(card: &AgentCard) -> impl Iterator<Item = &str> + '_ {
     card.capabilities
@@ -113,6 +213,53 @@ mod tests {
         AgentExtension, Message, SendMessageConfiguration, SendMessageRequest,
         TaskPushNotificationConfig,
     };
+
+    #[test]
+    fn input_modes_come_from_the_card_and_its_skills() {
+        use a2a_types::AgentSkill;
+        let part = |content, media_type: &str| {
+            let mut p = Part::new(content);
+            p.media_type = media_type.into();
+            p
+        };
+        let send = |parts| {
+            A2aRequest::SendStreamingMessage(SendMessageRequest {
+                message: Message {
+                    parts,
+                    ..Default::default()
+                },
+                ..Default::default()
+            })
+        };
+        let mut card = AgentCard {
+            default_input_modes: vec!["text/plain".into()],
+            ..Default::default()
+        };
+        let text = part(PartContent::Text("hi".into()), "");
+        let png = part(PartContent::Raw(vec![1]), "IMAGE/PNG; x=y");
+        let data = part(PartContent::Data(serde_json::json!({})), "");
+        assert!(check_input_modes(&card, &send(vec![text.clone()])).is_ok());
+        let err = check_input_modes(&card, &send(vec![text.clone(), png.clone()])).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::ContentTypeNotSupported);
+        assert_eq!(err.code().0, -32005);
+        assert!(
+            err.message().contains("message.parts[1]"),
+            "{}",
+            err.message()
+        );
+        assert!(err.message().contains("IMAGE/PNG"), "{}", err.message());
+        assert!(check_input_modes(&card, &send(vec![data.clone()])).is_err());
+        card.skills.push(AgentSkill {
+            input_modes: vec!["image/*".into(), "application/json".into()],
+            ..Default::default()
+        });
+        assert!(check_input_modes(&card, &send(vec![text, png, data])).is_ok());
+        let url = part(PartContent::Url("https://x".into()), "");
+        assert!(check_input_modes(&card, &send(vec![url.clone()])).is_err());
+        // Other operations and cards without modes are not checked.
+        assert!(check_input_modes(&AgentCard::default(), &send(vec![url])).is_ok());
+        assert!(check_input_modes(&card, &A2aRequest::GetTask(Default::default())).is_ok());
+    }
 
     #[test]
     fn each_capability_gates_its_operations() {

@@ -11,17 +11,41 @@
 //!     `WWW-Authenticate` challenges and `PermissionDeniedError` 403, so
 //!     that HTTP clients and proxies see the failure (spec 3.3.2, 7.4);
 //!   - transport errors, before a JSON-RPC request exists: a method other
-//!     than `POST` (405 with `Allow: POST`), a `Content-Type` other than
-//!     `application/json` or `application/a2a+json` (415), a body over the
+//!     than `POST` (405 with `Allow: POST`, `-32600`), a body over the
 //!     limit (413), a path over the limit (414), a malformed
-//!     `Content-Length` or query string (400). Their code is `-32600`
-//!     (`InvalidRequestError`) with id `null`.
+//!     `Content-Length` or query string (400), all `-32600`
+//!     (`InvalidRequestError`) with id `null`; a `Content-Type` other than
+//!     `application/json` or `application/a2a+json` is 415 with `-32005`
+//!     (`ContentTypeNotSupportedError`, spec 3.3.2: "unsupported content
+//!     type"), so that both the HTTP status and the A2A code name the
+//!     condition.
 //! - **Content types.** Responses are `application/json` (spec 9.1);
 //!   requests may also say `application/a2a+json`, with any parameters.
+//! - **Notifications** (a request without `id`, JSON-RPC 2.0 section 4.1)
+//!   run through the pipeline like any request and are answered `204 No
+//!   Content` with no body, whatever their outcome: 204 rather than 202
+//!   because the call has run (for a streaming method, up to its first
+//!   event) when the answer is sent. A notification refused before it is
+//!   decoded (authentication, version) still gets its error, with id
+//!   `null`: the refusal is the HTTP request's, not the call's.
+//! - **Batches** (an array, JSON-RPC 2.0 section 6) are admitted once
+//!   (authentication, version, extensions: they belong to the HTTP
+//!   request, and an anonymous caller must not make the server read the
+//!   batch), then split within [`BatchLimits`](a2a_jsonrpc::BatchLimits)
+//!   and each element is decoded, validated, gated and run in order, as a
+//!   single request would be. The answer is the array of the elements'
+//!   responses (notifications omitted), `204` if there are none; `[]`,
+//!   a batch that is not JSON, or one over the limits is one error object
+//!   with id `null`. A streaming method in a batch is not run: its element
+//!   answers `UnsupportedOperationError` (`-32004`), since a stream cannot
+//!   be one element of a JSON array.
 //! - **Streams** answer `text/event-stream` with `Cache-Control:
 //!   no-cache`; see the frames in [`Frames`](crate::frames).
 
-use a2a_jsonrpc::{decode_request, encode_error, encode_result, peek_id, DecodeConfig, Id};
+use a2a_jsonrpc::{
+    decode_request, encode_batch, encode_error, encode_result, is_batch, peek_id, split_batch,
+    BatchLimits, DecodeConfig, Id,
+};
 use a2a_types::{A2aError, A2aRequest, ErrorKind};
 use bytes::Bytes;
 use http::header::{ALLOW, WWW_AUTHENTICATE};
@@ -45,13 +69,39 @@ pub(crate) struct JsonRpcCall<'a> {
     /// The id every answer echoes: peeked before admission, then the one
     /// the decoder decided on.
     id: Id,
+    /// Whether the decoder found a notification (answered with no body).
+    notification: bool,
+}
+
+/// A request to the JSON-RPC endpoint after the transport checks: one
+/// request object, or a batch.
+pub(crate) enum Frame<'a> {
+    /// One request.
+    Call(JsonRpcCall<'a>),
+    /// An array of requests.
+    Batch(JsonRpcBatch<'a>),
+}
+
+/// A batch (JSON-RPC 2.0 section 6), not yet split.
+pub(crate) struct JsonRpcBatch<'a> {
+    head: &'a Parts,
+    body: &'a Bytes,
+    query: &'a QueryParams<'a>,
+    challenges: &'a [HeaderValue],
+}
+
+/// One element of a batch.
+pub(crate) struct BatchElement<'a> {
+    body: &'a [u8],
+    id: Id,
+    notification: bool,
 }
 
 /// The transport checks of a request to the JSON-RPC endpoint: `POST`
 /// (405), a JSON `Content-Type` (415), a query string that parses (400,
-/// 414). Then the id is peeked, so errors answered before decoding (401,
-/// version) echo it.
-// The refusal is the finished response, built once and returned at once.
+/// 414). Then a batch is told from a single request, whose id is peeked,
+/// so that errors answered before decoding (401, version) echo it.
+// The refusal is the finished response, built once per request.
 #[allow(clippy::result_large_err)]
 pub(crate) fn frame<'a>(
     head: &'a Parts,
@@ -59,7 +109,7 @@ pub(crate) fn frame<'a>(
     query: &'a Result<QueryParams<'a>, QueryError>,
     challenges: &'a [HeaderValue],
     keep_alive: Option<&'a KeepAlive>,
-) -> Result<JsonRpcCall<'a>, Response<Body>> {
+) -> Result<Frame<'a>, Response<Body>> {
     if head.method != Method::POST {
         let err = A2aError::new(
             ErrorKind::InvalidRequest,
@@ -76,7 +126,7 @@ pub(crate) fn frame<'a>(
         return Err(resp);
     }
     if let Err(e) = check_json_content_type(&head.headers) {
-        let err = A2aError::new(ErrorKind::InvalidRequest, e.message());
+        let err = A2aError::new(ErrorKind::ContentTypeNotSupported, e.message());
         return Err(error_response(
             &Id::Null,
             &err,
@@ -91,14 +141,45 @@ pub(crate) fn frame<'a>(
             return Err(error_response(&Id::Null, &err, Some(status), challenges));
         }
     };
-    Ok(JsonRpcCall {
+    if is_batch(body) {
+        return Ok(Frame::Batch(JsonRpcBatch {
+            head,
+            body,
+            query,
+            challenges,
+        }));
+    }
+    Ok(Frame::Call(JsonRpcCall {
         head,
         body,
         query,
         challenges,
         keep_alive,
         id: peek_id(body),
-    })
+        notification: false,
+    }))
+}
+
+/// The decode step shared by single requests and batch elements: the
+/// decoder's id and notification flag are kept for the answer.
+fn decode_into(body: &[u8], id: &mut Id, notification: &mut bool) -> Result<A2aRequest, A2aError> {
+    let mut config = DecodeConfig::default();
+    // The body is within the server's limit; REQUIRED fields are the
+    // pipeline's to check.
+    config.max_request_size = usize::MAX;
+    config.validate = false;
+    match decode_request(body, &config) {
+        Ok(r) => {
+            *id = r.id;
+            *notification = r.notification;
+            Ok(r.request)
+        }
+        Err(e) => {
+            *id = e.id;
+            *notification = e.notification;
+            Err(e.error)
+        }
+    }
 }
 
 impl<'a> Framed<'a> for JsonRpcCall<'a> {
@@ -107,24 +188,13 @@ impl<'a> Framed<'a> for JsonRpcCall<'a> {
     }
 
     fn decode(&mut self) -> Result<A2aRequest, A2aError> {
-        let mut config = DecodeConfig::default();
-        // The body is within the server's limit; REQUIRED fields are the
-        // pipeline's to check.
-        config.max_request_size = usize::MAX;
-        config.validate = false;
-        match decode_request(self.body, &config) {
-            Ok(r) => {
-                self.id = r.id;
-                Ok(r.request)
-            }
-            Err(e) => {
-                self.id = e.id;
-                Err(e.error)
-            }
-        }
+        decode_into(self.body, &mut self.id, &mut self.notification)
     }
 
     fn respond(self, answer: Result<Answer, A2aError>) -> Response<Body> {
+        if self.notification {
+            return no_content();
+        }
         match answer {
             Ok(Answer::Unary(reply)) => {
                 json_response(StatusCode::OK, encode_result(&self.id, &reply))
@@ -137,6 +207,92 @@ impl<'a> Framed<'a> for JsonRpcCall<'a> {
             Err(err) => error_response(&self.id, &err, None, self.challenges),
         }
     }
+}
+
+impl<'a> JsonRpcBatch<'a> {
+    /// The service parameters and credentials, shared by every element.
+    pub(crate) fn head(&self) -> CallHead<'a> {
+        CallHead::from_http(self.head, Some(self.query))
+    }
+
+    /// The answer to a batch refused as a whole (admission): one error
+    /// object with id `null`.
+    pub(crate) fn refuse(&self, err: &A2aError) -> Response<Body> {
+        error_response(&Id::Null, err, None, self.challenges)
+    }
+
+    /// The elements, or the one error answering the whole batch (`[]`,
+    /// not JSON, over `limits`: 413 for the limits).
+    #[allow(clippy::result_large_err)] // the refusal is the finished response
+    pub(crate) fn split(
+        &self,
+        limits: &BatchLimits,
+    ) -> Result<Vec<BatchElement<'a>>, Response<Body>> {
+        match split_batch(self.body, limits) {
+            Ok(elements) => Ok(elements
+                .into_iter()
+                .map(|body| BatchElement {
+                    body,
+                    id: Id::Null,
+                    notification: false,
+                })
+                .collect()),
+            Err(e) => {
+                let transport = e.over_limit.then_some(StatusCode::PAYLOAD_TOO_LARGE);
+                Err(error_response(&e.id, &e.error, transport, self.challenges))
+            }
+        }
+    }
+
+    /// The array of the elements' `responses` (spec: notifications have
+    /// none), or 204 when no element is answered.
+    pub(crate) fn respond(responses: Vec<Option<Vec<u8>>>) -> Response<Body> {
+        match encode_batch(responses.iter().flatten().map(Vec::as_slice)) {
+            Some(json) => json_response(StatusCode::OK, json),
+            None => no_content(),
+        }
+    }
+}
+
+impl BatchElement<'_> {
+    /// The element's request; a streaming method is refused, since its
+    /// stream cannot be an element of the answer array.
+    pub(crate) fn decode(&mut self) -> Result<A2aRequest, A2aError> {
+        let request = decode_into(self.body, &mut self.id, &mut self.notification)?;
+        if request.operation().is_streaming() {
+            return Err(A2aError::new(
+                ErrorKind::UnsupportedOperation,
+                format!(
+                    "{} streams, and a stream cannot be an element of a batch: send it alone",
+                    request.operation()
+                ),
+            ));
+        }
+        Ok(request)
+    }
+
+    /// The element's response, `None` for a notification.
+    pub(crate) fn respond(&self, answer: Result<Answer, A2aError>) -> Option<Vec<u8>> {
+        if self.notification {
+            return None;
+        }
+        Some(match answer {
+            Ok(Answer::Unary(reply)) => encode_result(&self.id, &reply),
+            Ok(_) => encode_error(
+                &self.id,
+                &A2aError::internal("a streaming answer in a batch"),
+            ),
+            Err(err) => encode_error(&self.id, &err),
+        })
+    }
+}
+
+/// The answer to a notification, or to a batch of them: no body
+/// (JSON-RPC 2.0 sections 4.1, 6).
+fn no_content() -> Response<Body> {
+    let mut resp = Response::new(Body::empty());
+    *resp.status_mut() = StatusCode::NO_CONTENT;
+    resp
 }
 
 /// The HTTP status of a JSON-RPC error answer: `transport` when the error

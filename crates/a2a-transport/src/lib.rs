@@ -102,16 +102,18 @@
 //!
 //! | input | default | where |
 //! | --- | --- | --- |
-//! | request body | 16 MiB (413, by `Content-Length` first) | [`ServerConfig::max_body_size`](crate::ServerConfig::max_body_size) |
-//! | request path | 2048 bytes (414) | [`ServerConfig::max_path_len`](crate::ServerConfig::max_path_len), [`Router::with_max_path_len`](crate::http_json::Router::with_max_path_len) |
-//! | query string | 4096 bytes, 64 parameters | [`QueryConfig`](crate::http_json::QueryConfig) |
-//! | `A2A-Version` | 32 bytes | [`MAX_VERSION_LEN`](crate::service_params::MAX_VERSION_LEN) |
-//! | `A2A-Extensions` | 32 URIs of 1024 bytes | [`ExtensionLimits`](crate::service_params::ExtensionLimits) |
-//! | webhook URL | 4096 bytes | [`MAX_WEBHOOK_URL_LEN`](crate::webhook::MAX_WEBHOOK_URL_LEN) |
-//! | response body (client) | 16 MiB | [`ClientConfig::max_response_body`](crate::ClientConfig::max_response_body) |
-//! | error body read (client) | 64 KiB | [`ClientConfig::max_error_body`](crate::ClientConfig::max_error_body) |
-//! | SSE line and event (client) | 16 MiB each | [`ClientConfig::sse`](crate::ClientConfig::sse) |
-//! | agent card (client) | 1 MiB | [`CardResolver::with_max_card_size`](crate::client::CardResolver::with_max_card_size) |
+//! | request body | 16 MiB (413, by `Content-Length` first) | [`ServerConfig::max_body_size`] |
+//! | JSON-RPC batch | 32 requests, 1 MiB (413, one `-32600`) | [`ServerConfig::batch_limits`] |
+//! | `Accept` (HTTP+JSON) | 64 media ranges read | [`server`] ("Media types") |
+//! | request path | 2048 bytes (414) | [`ServerConfig::max_path_len`], [`Router::with_max_path_len`] |
+//! | query string | 4096 bytes, 64 parameters | [`QueryConfig`] |
+//! | `A2A-Version` | 32 bytes | [`MAX_VERSION_LEN`] |
+//! | `A2A-Extensions` | 32 URIs of 1024 bytes | [`ExtensionLimits`] |
+//! | webhook URL | 4096 bytes | [`MAX_WEBHOOK_URL_LEN`] |
+//! | response body (client) | 16 MiB | [`ClientConfig::max_response_body`] |
+//! | error body read (client) | 64 KiB | [`ClientConfig::max_error_body`] |
+//! | SSE line and event (client) | 16 MiB each | [`ClientConfig::sse`] |
+//! | agent card (client) | 1 MiB | [`CardResolver::with_max_card_size`] |
 //!
 //! ```
 //! use a2a_transport::http_json::Router;
@@ -191,8 +193,21 @@ pub mod server {
     //!    response with its HTTP status rather than a 200 stream holding one
     //!    error frame (the official SDKs do the same).
     //!
+    //! JSON-RPC notifications run through the same steps and are answered
+    //! `204` with no body. A JSON-RPC batch is admitted once (steps 2-4,
+    //! for the HTTP request), then each element goes through steps 5-7 in
+    //! order; the `jsonrpc` binding's decisions below give the details.
+    //!
     //! # Decisions
     //!
+    //! - **Media types**: JSON-RPC answers `application/json` (spec 9.1);
+    //!   HTTP+JSON answers `application/a2a+json` (spec 11.1) unless the
+    //!   request's `Accept` rates `application/json` higher (RFC 9110
+    //!   section 12.5.1), errors included. A request body must be one of the
+    //!   two (415, `ContentTypeNotSupportedError`).
+    //! - **Input modes**: with [`ServerConfig::check_input_modes`], a message
+    //!   part whose media type the card does not accept is refused with
+    //!   `ContentTypeNotSupportedError` at step 6 ([`check_input_modes`]).
     //! - **Routing**: the card path first, then the JSON-RPC path (exact
     //!   match), then the HTTP+JSON routes. An error before the binding is
     //!   known (414, 413) uses the JSON-RPC error body on the JSON-RPC path
@@ -215,8 +230,11 @@ pub mod server {
     pub use crate::body::{keep_alive_frame, Body, FrameStream};
     pub use crate::card::{
         strong_etag, AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL,
+        DEFAULT_EXTENDED_CARD_CACHE_CONTROL,
     };
-    pub use crate::gate::{check_capabilities, required_extensions};
+    pub use crate::gate::{
+        check_capabilities, check_input_modes, media_range_covers, required_extensions,
+    };
     pub use crate::keep_alive::{KeepAlive, KeepAliveStream};
     pub use crate::pipeline::{Answer, CallHead};
     #[cfg(feature = "tower-service")]

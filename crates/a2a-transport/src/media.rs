@@ -1,6 +1,6 @@
 //! Media types of the HTTP bindings (spec 9.1, 11.1, 14.1).
 
-use http::header::CONTENT_TYPE;
+use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue};
 
 /// `application/a2a+json` (spec 14.1): the media type of HTTP+JSON
@@ -38,6 +38,85 @@ pub fn is_json_media_type(content_type: &str) -> bool {
         .unwrap_or_default()
         .trim_matches(|c| c == ' ' || c == '\t');
     essence.eq_ignore_ascii_case(APPLICATION_JSON) || essence.eq_ignore_ascii_case(A2A_JSON)
+}
+
+/// The media type of an HTTP+JSON response to a request with `headers`
+/// (spec 11.1, RFC 9110 section 12.5.1): `application/json` when the
+/// request's `Accept` rates it above `application/a2a+json` (say, it
+/// accepts only `application/json`), else `application/a2a+json`, also
+/// when there is no `Accept` or it accepts neither (the answer is then the
+/// spec's type rather than a 406).
+pub(crate) fn response_json_type(headers: &HeaderMap) -> HeaderValue {
+    let mut json = 0u16;
+    let mut a2a = 0u16;
+    let mut any = false;
+    for value in headers.get_all(ACCEPT) {
+        let Ok(text) = value.to_str() else { continue };
+        any = true;
+        json = json.max(acceptance(text, APPLICATION_JSON));
+        a2a = a2a.max(acceptance(text, A2A_JSON));
+    }
+    if any && json > a2a {
+        APPLICATION_JSON_VALUE
+    } else {
+        A2A_JSON_VALUE
+    }
+}
+
+/// The quality (in thousandths) an `Accept` value gives `media_type`: that
+/// of the most specific range matching it (RFC 9110 section 12.5.1), 0 if
+/// none does. At most 64 ranges are read.
+fn acceptance(accept: &str, media_type: &str) -> u16 {
+    let mut best: Option<(u8, u16)> = None;
+    for range in accept.split(',').take(64) {
+        let mut params = range.split(';');
+        let essence = params.next().unwrap_or_default().trim();
+        let Some(specificity) = range_specificity(essence, media_type) else {
+            continue;
+        };
+        let q = params
+            .filter_map(|p| p.trim().strip_prefix("q=").or(p.trim().strip_prefix("Q=")))
+            .map(parse_qvalue)
+            .next()
+            .unwrap_or(1000);
+        if best.is_none_or(|(s, _)| specificity > s) {
+            best = Some((specificity, q));
+        }
+    }
+    best.map_or(0, |(_, q)| q)
+}
+
+/// How specifically the media `range` names `media_type` (2: exactly,
+/// 1: `type/*`, 0: `*/*`), `None` if it does not; case-insensitive.
+pub(crate) fn range_specificity(range: &str, media_type: &str) -> Option<u8> {
+    let (rt, rs) = range.split_once('/')?;
+    let (mt, ms) = media_type.split_once('/')?;
+    let (rt, rs) = (rt.trim(), rs.trim());
+    match (rt, rs) {
+        ("*", "*") => Some(0),
+        (t, "*") if t.eq_ignore_ascii_case(mt.trim()) => Some(1),
+        (t, s) if t.eq_ignore_ascii_case(mt.trim()) && s.eq_ignore_ascii_case(ms.trim()) => Some(2),
+        _ => None,
+    }
+}
+
+/// A `qvalue` (`0`, `0.5`, `1.000`) in thousandths; an unreadable one is 0.
+fn parse_qvalue(text: &str) -> u16 {
+    let text = text.trim();
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    if frac.len() > 3 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return 0;
+    }
+    let thousandths = frac
+        .bytes()
+        .chain(std::iter::repeat(b'0'))
+        .take(3)
+        .fold(0u16, |n, d| n * 10 + u16::from(d - b'0'));
+    match int {
+        "0" => thousandths,
+        "1" if thousandths == 0 => 1000,
+        _ => 0,
+    }
 }
 
 /// Why a request's `Content-Type` is refused (answered with 415).
@@ -112,5 +191,50 @@ mod tests {
         assert!(check_json_content_type(&h).is_err());
         assert!(is_json_media_type(" application/json ;charset=utf-8"));
         assert!(!is_json_media_type(""));
+    }
+
+    #[test]
+    fn response_type_follows_accept() {
+        let pick = |accept: Option<&str>| {
+            let mut h = HeaderMap::new();
+            if let Some(a) = accept {
+                h.insert(ACCEPT, HeaderValue::from_str(a).unwrap());
+            }
+            response_json_type(&h)
+        };
+        for (accept, want) in [
+            (None, A2A_JSON),
+            (Some("application/json"), APPLICATION_JSON),
+            (Some("Application/JSON; charset=utf-8"), APPLICATION_JSON),
+            (
+                Some("application/json, text/event-stream"),
+                APPLICATION_JSON,
+            ),
+            (Some("application/json, application/a2a+json"), A2A_JSON),
+            (Some("*/*"), A2A_JSON),
+            (Some("application/*"), A2A_JSON),
+            (Some("application/json, */*;q=0.1"), APPLICATION_JSON),
+            (
+                Some("application/a2a+json;q=0.5, application/json"),
+                APPLICATION_JSON,
+            ),
+            (
+                Some("application/json;q=0.4, application/a2a+json;q=0.6"),
+                A2A_JSON,
+            ),
+            (Some("text/html"), A2A_JSON),
+            (Some("application/json;q=0"), A2A_JSON),
+            (Some("application/json;q=2"), A2A_JSON),
+            (Some(""), A2A_JSON),
+        ] {
+            assert_eq!(pick(accept), want, "{accept:?}");
+        }
+        assert_eq!(parse_qvalue("0.125"), 125);
+        assert_eq!(parse_qvalue("1.000"), 1000);
+        assert_eq!(parse_qvalue("0.1234"), 0);
+        assert_eq!(parse_qvalue("x"), 0);
+        assert_eq!(range_specificity("image/*", "image/png"), Some(1));
+        assert_eq!(range_specificity("image/png", "image/jpeg"), None);
+        assert_eq!(range_specificity("nonsense", "image/png"), None);
     }
 }

@@ -30,9 +30,16 @@
 //!   proto's `google.protobuf.Empty` in JSON), as the official Python SDK
 //!   does, rather than 204: a client decodes every success the same way.
 //! - **Errors** carry the kind's HTTP status (spec 5.4), except transport
-//!   errors: 404 for an unknown route and 405 (with `Allow`) for a known
-//!   path with another method, both `MethodNotFoundError`; 414, 413, 415,
-//!   both `InvalidRequestError`.
+//!   errors: 404 for an unknown route (`MethodNotFoundError`, `NOT_FOUND`:
+//!   nothing is there); 405 (with `Allow`) for a known path with another
+//!   method, `InvalidRequestError` (`INVALID_ARGUMENT`): the resource
+//!   exists, the request's method is what is wrong, and the JSON-RPC
+//!   endpoint's 405 is the same kind; 414 and 413 `InvalidRequestError`;
+//!   415 `ContentTypeNotSupportedError` (spec 3.3.2).
+//! - **Media type by negotiation.** Responses and errors are
+//!   `application/a2a+json` (spec 11.1), unless the request's `Accept`
+//!   prefers `application/json` (a client that accepts only that gets it;
+//!   RFC 9110 section 12.5.1). Streams are `text/event-stream`.
 
 use std::str::FromStr;
 
@@ -50,16 +57,18 @@ use serde_json::{Map, Value};
 use crate::body::Body;
 use crate::frames::{sse_response, Frames, Framing};
 use crate::keep_alive::KeepAlive;
-use crate::media::{check_json_content_type, A2A_JSON_VALUE};
+use crate::media::{check_json_content_type, response_json_type};
 use crate::pipeline::{query_error, status_of, Answer, CallHead, Framed};
 use crate::query::{QueryError, QueryParams};
 use crate::route::{QueryField, QueryKind, RequestBody, RouteError, RouteMatch, Router};
 
-/// The limits the binding's decoder applies.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Limits<'a> {
+/// The server's settings the binding reads.
+#[derive(Debug, Clone)]
+pub(crate) struct Options<'a> {
     /// The largest body decoded, in bytes.
     pub(crate) max_body_size: usize,
+    /// `Cache-Control` of the extended agent card (spec 8.6).
+    pub(crate) extended_card_cache_control: HeaderValue,
     /// Keep-alive comments on streams, if the server sends them.
     pub(crate) keep_alive: Option<&'a KeepAlive>,
 }
@@ -71,14 +80,14 @@ pub(crate) struct RestCall<'a> {
     body: &'a Bytes,
     query: &'a QueryParams<'a>,
     challenges: &'a [HeaderValue],
-    limits: Limits<'a>,
+    options: Options<'a>,
 }
 
 /// The transport checks of a request under the HTTP+JSON base path: the
 /// route (404, 405 with `Allow`, 414, 400 for a path parameter that does
 /// not decode), the query string (400, 414), and a JSON `Content-Type`
 /// on a `POST` with a body (415).
-// The refusal is the finished response, built once and returned at once.
+// The refusal is the finished response, built once per request.
 #[allow(clippy::result_large_err)]
 pub(crate) fn frame<'a>(
     router: &Router,
@@ -86,7 +95,7 @@ pub(crate) fn frame<'a>(
     body: &'a Bytes,
     query: &'a Result<QueryParams<'a>, QueryError>,
     challenges: &'a [HeaderValue],
-    limits: Limits<'a>,
+    options: Options<'a>,
 ) -> Result<RestCall<'a>, Response<Body>> {
     let matched = match router.match_route(&head.method, head.uri.path()) {
         Ok(m) => m,
@@ -96,13 +105,14 @@ pub(crate) fn frame<'a>(
         Ok(q) => q,
         Err(e) => {
             let (err, status) = query_error(e);
-            return Err(error_response(&err, status, challenges));
+            return Err(error_response(head, &err, status, challenges));
         }
     };
     if matched.route.method() == Method::POST && !is_blank(body) {
         if let Err(e) = check_json_content_type(&head.headers) {
-            let err = A2aError::new(ErrorKind::InvalidRequest, e.message());
+            let err = A2aError::new(ErrorKind::ContentTypeNotSupported, e.message());
             return Err(error_response(
+                head,
                 &err,
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 challenges,
@@ -115,7 +125,7 @@ pub(crate) fn frame<'a>(
         body,
         query,
         challenges,
-        limits,
+        options,
     })
 }
 
@@ -130,7 +140,7 @@ impl<'a> Framed<'a> for RestCall<'a> {
         let route = self.matched.route;
         let op = route.operation();
         let mut request = match route.body() {
-            RequestBody::Message => read_body(op, self.body, self.limits.max_body_size)?,
+            RequestBody::Message => read_body(op, self.body, self.options.max_body_size)?,
             RequestBody::None => read_query(op, route.query_fields(), self.query)?,
         };
         for (param, field) in route.path_fields() {
@@ -150,19 +160,30 @@ impl<'a> Framed<'a> for RestCall<'a> {
     fn respond(self, answer: Result<Answer, A2aError>) -> Response<Body> {
         match answer {
             Ok(Answer::Unary(reply)) => match a2a_types::json::to_vec(&reply) {
-                Ok(json) => json_response(StatusCode::OK, json),
+                Ok(json) => {
+                    let card = matches!(reply, a2a_types::Reply::GetExtendedAgentCard(_));
+                    let mut resp = json_response(self.head, StatusCode::OK, json);
+                    if card {
+                        crate::card::cache_extended_card(
+                            &mut resp,
+                            &self.head.headers,
+                            &self.options.extended_card_cache_control,
+                        );
+                    }
+                    resp
+                }
                 Err(e) => {
                     let err =
                         A2aError::internal(format!("the result could not be serialized: {e}"));
-                    error_response(&err, status_of(&err), self.challenges)
+                    error_response(self.head, &err, status_of(&err), self.challenges)
                 }
             },
             Ok(Answer::Stream { first, rest }) => {
                 let frames = Frames::new(Framing::Rest, Some(first), rest);
-                sse_response(Body::stream(frames), self.limits.keep_alive)
+                sse_response(Body::stream(frames), self.options.keep_alive)
             }
             Ok(Answer::EmptyStream) => sse_response(Body::empty(), None),
-            Err(err) => error_response(&err, status_of(&err), self.challenges),
+            Err(err) => error_response(self.head, &err, status_of(&err), self.challenges),
         }
     }
 }
@@ -187,7 +208,7 @@ fn route_error(head: &Parts, e: RouteError, challenges: &[HeaderValue]) -> Respo
         ),
         RouteError::MethodNotAllowed { allowed } => (
             A2aError::new(
-                ErrorKind::MethodNotFound,
+                ErrorKind::InvalidRequest,
                 format!("{} is not allowed here; allowed: {allowed}", head.method),
             ),
             StatusCode::METHOD_NOT_ALLOWED,
@@ -198,7 +219,7 @@ fn route_error(head: &Parts, e: RouteError, challenges: &[HeaderValue]) -> Respo
             (err, status)
         }
     };
-    let mut resp = error_response(&err, status, challenges);
+    let mut resp = error_response(head, &err, status, challenges);
     if let RouteError::MethodNotAllowed { allowed } = e {
         resp.headers_mut().insert(ALLOW, allowed.header_value());
     }
@@ -214,9 +235,11 @@ fn echo(text: &str) -> &str {
     text.get(..end).unwrap_or_default()
 }
 
-/// A `google.rpc.Status` error response (spec 11.6) with `status` (also
-/// the body's `code`), and the `WWW-Authenticate` `challenges` on a 401.
+/// A `google.rpc.Status` error response (spec 11.6) to the request
+/// `head` (whose `Accept` picks the media type) with `status` (also the
+/// body's `code`), and the `WWW-Authenticate` `challenges` on a 401.
 pub(crate) fn error_response(
+    head: &Parts,
     err: &A2aError,
     status: StatusCode,
     challenges: &[HeaderValue],
@@ -227,7 +250,7 @@ pub(crate) fn error_response(
         br#"{"error":{"code":500,"status":"INTERNAL","message":"the error could not be serialized"}}"#
             .to_vec()
     });
-    let mut resp = json_response(status, json);
+    let mut resp = json_response(head, status, json);
     if status == StatusCode::UNAUTHORIZED {
         for challenge in challenges {
             resp.headers_mut()
@@ -237,10 +260,11 @@ pub(crate) fn error_response(
     resp
 }
 
-fn json_response(status: StatusCode, json: Vec<u8>) -> Response<Body> {
+fn json_response(head: &Parts, status: StatusCode, json: Vec<u8>) -> Response<Body> {
     let mut resp = Response::new(Body::from(json));
     *resp.status_mut() = status;
-    resp.headers_mut().insert(CONTENT_TYPE, A2A_JSON_VALUE);
+    resp.headers_mut()
+        .insert(CONTENT_TYPE, response_json_type(&head.headers));
     resp
 }
 

@@ -141,6 +141,7 @@ where
                 format!("cannot read the request body: {why}"),
             );
             server.transport_error(
+                &head,
                 server.binding_for(head.uri.path()),
                 &err,
                 http::StatusCode::BAD_REQUEST,

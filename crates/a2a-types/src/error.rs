@@ -230,6 +230,9 @@ const TABLE: &[Row] = &[
         "JSON_PARSE",
         "Invalid JSON payload",
     ),
+    // Also the kind of a 405 (a method the path does not allow): the
+    // resource exists and the request is what is wrong, so INVALID_ARGUMENT,
+    // not MethodNotFound's NOT_FOUND, which is for 404 (nothing there).
     row(
         ErrorKind::InvalidRequest,
         "InvalidRequestError",

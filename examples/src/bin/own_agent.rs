@@ -54,7 +54,11 @@ async fn main() -> ExitCode {
         }
     };
     let card = ShoutAgent::card(&base_url);
-    let server = match A2aServer::new(ShoutAgent::new(), card, server_config()) {
+    let server = match A2aServer::new(
+        ShoutAgent::new(),
+        card,
+        a2a_examples::own_agent::server_config(),
+    ) {
         Ok(server) => Arc::new(server),
         Err(e) => {
             eprintln!("own-agent: {e}");

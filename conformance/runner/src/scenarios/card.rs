@@ -55,6 +55,22 @@ pub(crate) fn list() -> Vec<Scenario> {
             cache_control
         ),
         scenario!(
+            "card.last-modified",
+            "8.6.1",
+            May,
+            Kind::Card,
+            "the card carries Last-Modified and If-Modified-Since answers 304",
+            last_modified
+        ),
+        scenario!(
+            "card.extended-caching",
+            "8.6",
+            Should,
+            Kind::Wire(crate::binding::REST),
+            "the extended card carries ETag and Cache-Control, and If-None-Match answers 304",
+            extended_caching
+        ),
+        scenario!(
             "card.etag",
             "8.6.1",
             Should,
@@ -224,5 +240,74 @@ async fn etag(cx: &Ctx<'_>) -> Check {
         changed.status.as_u16() == 200,
         "200 with the card for a different ETag",
         changed.describe(),
+    )
+}
+
+async fn last_modified(cx: &Ctx<'_>) -> Check {
+    let reply = cx.card_request().send(cx).await?;
+    let Some(at) = reply
+        .headers
+        .get(http::header::LAST_MODIFIED)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+    else {
+        return Err(fail("a Last-Modified header on the card", "none"));
+    };
+    let again = cx
+        .card_request()
+        .header("if-modified-since", &at)
+        .send(cx)
+        .await?;
+    ensure(
+        again.status.as_u16() == 304 && again.body.is_empty(),
+        format!("an empty 304 for If-Modified-Since: {at}"),
+        again.describe(),
+    )?;
+    let old = cx
+        .card_request()
+        .header("if-modified-since", "Thu, 01 Jan 1970 00:00:00 GMT")
+        .send(cx)
+        .await?;
+    ensure(
+        old.status.as_u16() == 200,
+        "200 with the card for an older If-Modified-Since",
+        old.describe(),
+    )
+}
+
+async fn extended_caching(cx: &Ctx<'_>) -> Check {
+    if cx.card().capabilities.extended_agent_card != Some(true) {
+        return Err(crate::check::skip("the card declares no extended card"));
+    }
+    let reply = cx.rest(Method::GET, "/extendedAgentCard")?.send(cx).await?;
+    ensure(
+        reply.status.as_u16() == 200,
+        "the extended card",
+        reply.describe(),
+    )?;
+    let header = |name| {
+        reply
+            .headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    ensure(
+        header(http::header::CACHE_CONTROL).is_some_and(|c| c.contains("max-age")),
+        "Cache-Control with max-age",
+        reply.describe(),
+    )?;
+    let Some(tag) = header(http::header::ETAG) else {
+        return Err(fail("an ETag on the extended card", reply.describe()));
+    };
+    let again = cx
+        .rest(Method::GET, "/extendedAgentCard")?
+        .header("if-none-match", &tag)
+        .send(cx)
+        .await?;
+    ensure(
+        again.status.as_u16() == 304,
+        format!("304 for If-None-Match: {tag}"),
+        again.describe(),
     )
 }

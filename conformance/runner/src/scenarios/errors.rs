@@ -18,6 +18,22 @@ use crate::scenarios::{
 pub(crate) fn list() -> Vec<Scenario> {
     vec![
         scenario!(
+            "errors.input-modes",
+            "3.3.2",
+            Should,
+            Kind::Wire(BOTH),
+            "a part whose media type the card does not accept answers ContentTypeNotSupportedError (-32005 / 400) naming the part",
+            input_modes
+        ),
+        scenario!(
+            "errors.accepted-output-modes",
+            "3.3.2",
+            Should,
+            Kind::Wire(BOTH),
+            "acceptedOutputModes the agent cannot answer in is ContentTypeNotSupportedError, not a reply in another type",
+            accepted_output_modes
+        ),
+        scenario!(
             "errors.task-not-found",
             "5.4",
             Must,
@@ -308,4 +324,70 @@ async fn version_query(cx: &Ctx<'_>) -> Check {
     let reply = req.send(cx).await?;
     expect_wire_error(cx, &reply, ErrorKind::TaskNotFound).map(drop)?;
     Ok(())
+}
+
+/// A media type no mode of `modes` covers, if the suite knows one.
+fn uncovered(modes: &[&str]) -> Option<&'static str> {
+    ["video/mp4", "application/x-a2a-conformance"]
+        .into_iter()
+        .find(|t| {
+            !modes
+                .iter()
+                .any(|m| a2a_transport::server::media_range_covers(m, t))
+        })
+}
+
+async fn input_modes(cx: &Ctx<'_>) -> Check {
+    let card = cx.card();
+    let modes: Vec<&str> = card
+        .default_input_modes
+        .iter()
+        .chain(card.skills.iter().flat_map(|s| s.input_modes.iter()))
+        .map(String::as_str)
+        .collect();
+    if modes.is_empty() {
+        return Err(skip("the card declares no input modes"));
+    }
+    let Some(media_type) = uncovered(&modes) else {
+        return Err(skip("the card accepts every media type the suite knows"));
+    };
+    let params = json!({"message": {"messageId": format!("m-{}", cx.nonce()), "role": "ROLE_USER",
+        "parts": [{"text": "echo modes"}, {"raw": "AAAA", "mediaType": media_type}]}});
+    let rest_params = params.clone();
+    let reply = cx
+        .op("SendMessage", params, |cx| {
+            cx.rest_post("/message:send", &rest_params)
+        })?
+        .send(cx)
+        .await?;
+    expect_wire_error(cx, &reply, ErrorKind::ContentTypeNotSupported)?;
+    let text = String::from_utf8_lossy(&reply.body).into_owned();
+    ensure(
+        text.contains("parts[1]") || text.contains(media_type),
+        format!("an error naming parts[1] or {media_type}"),
+        reply.describe(),
+    )
+}
+
+async fn accepted_output_modes(cx: &Ctx<'_>) -> Check {
+    let outputs: Vec<&str> = cx
+        .card()
+        .default_output_modes
+        .iter()
+        .map(String::as_str)
+        .collect();
+    if outputs.is_empty() {
+        return Err(skip("the card declares no output modes"));
+    }
+    let Some(media_type) = uncovered(&outputs) else {
+        return Err(skip("the card answers in every media type the suite knows"));
+    };
+    let reply = crate::scenarios::send_req(
+        cx,
+        "echo modes",
+        json!({"acceptedOutputModes": [media_type]}),
+    )?
+    .send(cx)
+    .await?;
+    expect_wire_error(cx, &reply, ErrorKind::ContentTypeNotSupported).map(drop)
 }

@@ -33,6 +33,14 @@ pub(crate) fn list() -> Vec<Scenario> {
             "an error is {code, message, data[]} with A2A details in data", error_object),
         scenario!("jsonrpc.methods", "5.3", Must, Kind::Wire(JSONRPC),
             "every A2A method name is served", methods),
+        scenario!("jsonrpc.notification", "9.3", Must, Kind::Wire(JSONRPC),
+            "a request without id is a notification: the server does not answer it (JSON-RPC 2.0 4.1)", notification),
+        scenario!("jsonrpc.batch", "9.3", Should, Kind::Wire(JSONRPC),
+            "a batch answers an array, one response per request, notifications left out, a stream its own error; [] is one -32600 (JSON-RPC 2.0 6)", batch),
+        scenario!("jsonrpc.invalid-utf8", "9.5", Must, Kind::Wire(JSONRPC),
+            "a body that is not UTF-8 is not JSON: -32700", invalid_utf8),
+        scenario!("jsonrpc.unsupported-content-type", "3.3.2", Should, Kind::Wire(JSONRPC),
+            "a body that is not JSON by Content-Type answers ContentTypeNotSupportedError (-32005)", unsupported_content_type),
         scenario!("jsonrpc.sse", "9.4.2", Must, Kind::Wire(JSONRPC),
             "SendStreamingMessage answers text/event-stream of JSON-RPC responses with the request id", sse),
     ]
@@ -289,4 +297,83 @@ async fn sse(cx: &Ctx<'_>) -> Check {
         results.push(result.clone());
     }
     check_stream_items(&results)
+}
+
+async fn notification(cx: &Ctx<'_>) -> Check {
+    let body = json!({"jsonrpc": "2.0", "method": "GetTask",
+        "params": {"id": format!("no-such-task-{}", cx.nonce())}});
+    let reply = cx
+        .rpc_raw(serde_json::to_vec(&body).unwrap_or_default())?
+        .send(cx)
+        .await?;
+    ensure(
+        reply.status.is_success() && reply.body.iter().all(u8::is_ascii_whitespace),
+        "a 2xx answer with no JSON-RPC body",
+        reply.describe(),
+    )
+}
+
+async fn batch(cx: &Ctx<'_>) -> Check {
+    let unknown = format!("no-such-task-{}", cx.nonce());
+    let body = json!([
+        {"jsonrpc": "2.0", "id": "b-1", "method": "GetTask", "params": {"id": unknown}},
+        {"jsonrpc": "2.0", "method": "GetTask", "params": {"id": unknown}},
+        {"jsonrpc": "2.0", "id": "b-3", "method": "NoSuchMethod", "params": {}},
+        {"jsonrpc": "2.0", "id": "b-4", "method": "SendStreamingMessage",
+            "params": {"message": cx.msg("echo batch")}},
+    ]);
+    let reply = cx
+        .rpc_raw(serde_json::to_vec(&body).unwrap_or_default())?
+        .send(cx)
+        .await?;
+    let answers = reply.json()?;
+    let Some(answers) = answers.as_array() else {
+        return Err(fail("an array of responses", reply.describe()));
+    };
+    let ids: Vec<&Value> = answers.iter().filter_map(|a| a.get("id")).collect();
+    ensure(
+        ids == [&json!("b-1"), &json!("b-3"), &json!("b-4")],
+        "responses for b-1, b-3 and b-4 only, in order",
+        reply.describe(),
+    )?;
+    let code = |i: usize| answers[i].pointer("/error/code").and_then(Value::as_i64);
+    ensure(
+        code(0) == Some(ErrorKind::TaskNotFound.code().0)
+            && code(1) == Some(ErrorKind::MethodNotFound.code().0)
+            && code(2).is_some(),
+        "-32001, -32601 and an error for the stream",
+        reply.describe(),
+    )?;
+    let empty = cx.rpc_raw(&b"[]"[..])?.send(cx).await?;
+    let single = empty.json()?;
+    ensure(
+        single.is_object()
+            && single.pointer("/error/code").and_then(Value::as_i64)
+                == Some(ErrorKind::InvalidRequest.code().0),
+        "one -32600 object for []",
+        empty.describe(),
+    )
+}
+
+async fn invalid_utf8(cx: &Ctx<'_>) -> Check {
+    let body =
+        &b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\",\"params\":{\"id\":\"\xff\xfe\"}}"
+            [..];
+    let reply = cx.rpc_raw(body)?.send(cx).await?;
+    expect_code(&reply, ErrorKind::JsonParse.code().0).map(drop)
+}
+
+async fn unsupported_content_type(cx: &Ctx<'_>) -> Check {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "x"}});
+    let reply = cx
+        .rpc_raw(serde_json::to_vec(&body).unwrap_or_default())?
+        .header("content-type", "text/plain")
+        .send(cx)
+        .await?;
+    ensure(
+        reply.status.is_client_error() || reply.status.is_success(),
+        "an error answer",
+        reply.describe(),
+    )?;
+    expect_code(&reply, ErrorKind::ContentTypeNotSupported.code().0).map(drop)
 }

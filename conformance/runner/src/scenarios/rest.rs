@@ -22,6 +22,10 @@ pub(crate) fn list() -> Vec<Scenario> {
             "every operation is served at its method and path", routes),
         scenario!("rest.subscribe-get", "11.3", Should, Kind::Wire(REST),
             "SubscribeToTask is also served as GET, as the proto binds it", subscribe_get),
+        scenario!("rest.media-negotiation", "11.1", Should, Kind::Wire(REST),
+            "a client accepting only application/json gets application/json, errors too", media_negotiation),
+        scenario!("rest.method-not-allowed", "11.6", Should, Kind::Wire(REST),
+            "a known path with another method is 405 with Allow, and its status is not NOT_FOUND", method_not_allowed),
         scenario!("rest.media-type", "11.1", Should, Kind::Wire(REST),
             "answers are application/a2a+json", media_type),
         scenario!("rest.request-media-types", "11.1", Must, Kind::Wire(REST),
@@ -422,4 +426,40 @@ async fn sse(cx: &Ctx<'_>) -> Check {
         )?;
     }
     check_stream_items(&events)
+}
+
+async fn media_negotiation(cx: &Ctx<'_>) -> Check {
+    for path in [
+        "/tasks".to_owned(),
+        format!("/tasks/no-such-task-{}", cx.nonce()),
+    ] {
+        let reply = cx
+            .rest(Method::GET, &path)?
+            .header("accept", "application/json")
+            .send(cx)
+            .await?;
+        ensure(
+            reply.media_type() == "application/json",
+            format!("Content-Type application/json for GET {path} with Accept: application/json"),
+            reply.describe(),
+        )?;
+    }
+    Ok(())
+}
+
+async fn method_not_allowed(cx: &Ctx<'_>) -> Check {
+    let reply = cx.rest(Method::PUT, "/message:send")?.send(cx).await?;
+    ensure(reply.status.as_u16() == 405, "405", reply.describe())?;
+    ensure(
+        reply.headers.contains_key(http::header::ALLOW),
+        "an Allow header",
+        reply.describe(),
+    )?;
+    let body = reply.json()?;
+    let status = body.pointer("/error/status").and_then(Value::as_str);
+    ensure(
+        status.is_some() && status != Some("NOT_FOUND"),
+        "an error status naming the condition (not NOT_FOUND: the route exists)",
+        reply.describe(),
+    )
 }

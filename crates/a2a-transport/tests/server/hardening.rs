@@ -111,7 +111,8 @@ fn wrong_method_on_a_known_route_is_405_with_allow() {
         );
         assert_eq!(a.status, 405, "{method} {path}");
         assert_eq!(a.header("allow"), Some(allow), "{method} {path}");
-        assert_eq!(rest_error(&a), (405, "METHOD_NOT_FOUND".into()));
+        assert_eq!(rest_error(&a), (405, "INVALID_REQUEST".into()));
+        assert_eq!(a.json()["error"]["status"], "INVALID_ARGUMENT");
     }
     let a = raw(&server, Request::get("/"), Bytes::new());
     assert_eq!(a.status, 405);
@@ -166,7 +167,7 @@ fn unsupported_content_types_are_415() {
         }
         let a = raw(&server, req, body.clone());
         assert_eq!(a.status, 415, "{ct:?}");
-        assert_eq!(rest_error(&a), (415, "INVALID_REQUEST".into()));
+        assert_eq!(rest_error(&a), (415, "CONTENT_TYPE_NOT_SUPPORTED".into()));
 
         let mut req = Request::post("/");
         if let Some(ct) = ct {
@@ -174,7 +175,7 @@ fn unsupported_content_types_are_415() {
         }
         let a = raw(&server, req, body.clone());
         assert_eq!(a.status, 415, "{ct:?}");
-        assert_eq!(rpc_error(&a).0, -32600);
+        assert_eq!(rpc_error(&a), (-32005, "CONTENT_TYPE_NOT_SUPPORTED".into()));
     }
     // Both JSON types, with parameters, are accepted on both bindings.
     for ct in ["application/json; charset=utf-8", "application/a2a+json"] {
@@ -456,13 +457,13 @@ fn absurd_headers_are_refused_with_error_bodies() {
             "content-type",
             huge.clone().into_bytes(),
             415,
-            "INVALID_REQUEST",
+            "CONTENT_TYPE_NOT_SUPPORTED",
         ),
         (
             "content-type",
             b"application/\xffjson".to_vec(),
             415,
-            "INVALID_REQUEST",
+            "CONTENT_TYPE_NOT_SUPPORTED",
         ),
     ];
     for (name, value, status, reason) in cases {

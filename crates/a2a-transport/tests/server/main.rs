@@ -7,11 +7,13 @@
 mod support;
 
 mod auth;
+mod batches;
 mod card;
 mod errors;
 mod gating;
 mod hardening;
 mod host;
+mod media;
 mod operations;
 mod oracle;
 mod streaming;

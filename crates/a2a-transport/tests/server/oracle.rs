@@ -71,7 +71,7 @@ fn jsonrpc_session() -> Vec<String> {
     record(rpc_raw(&server, b"{not json".to_vec(), &[]));
     record(rpc_raw(
         &server,
-        br#"{"jsonrpc":"2.0","method":"GetTask"}"#.to_vec(),
+        br#"{"jsonrpc":"2.0","method":"GetTask","id":5}"#.to_vec(),
         &[],
     ));
     for kind in ErrorKind::ALL {
