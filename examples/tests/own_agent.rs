@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use a2a_conformance::{run, scenarios, Outcome, Remote, RunOptions};
 use a2a_examples::own_agent::ShoutAgent;
-use a2a_hyper::{serve, server_config, ServeOptions};
+use a2a_hyper::{serve, ServeOptions};
 use a2a_transport::A2aServer;
 use tokio::net::TcpListener;
 

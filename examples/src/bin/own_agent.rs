@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use a2a_examples::own_agent::ShoutAgent;
-use a2a_hyper::{serve, server_config, ServeOptions};
+use a2a_hyper::{serve, ServeOptions};
 use a2a_transport::A2aServer;
 use tokio::net::TcpListener;
 
