@@ -4,7 +4,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use a2a_types::{A2aError, A2aRequest, AgentCard, ErrorKind};
+use a2a_types::{
+    A2aError, A2aRequest, AgentCard, AgentInterface, ErrorKind, FieldViolation, Validate,
+};
 use bytes::Bytes;
 use http::header::CONTENT_LENGTH;
 use http::request::Parts;
@@ -232,6 +234,32 @@ pub enum ConfigError {
     /// The agent card could not be serialized.
     #[error("the agent card could not be serialized: {0}")]
     Card(String),
+    /// The agent card lacks REQUIRED fields (spec 4.4.1): clients would
+    /// refuse it at discovery.
+    #[error("the agent card is invalid: {}", violations(.0))]
+    InvalidCard(Vec<FieldViolation>),
+    /// A `supportedInterfaces` entry declares what this server does not
+    /// serve (spec 8.3.1: each interface MUST accurately declare its
+    /// transport protocol and URL).
+    #[error("the agent card declares {protocol_binding} {protocol_version} at {url:?}, which this server does not serve: {reason}")]
+    InterfaceNotServed {
+        /// The interface's `url`.
+        url: String,
+        /// Its `protocolBinding`.
+        protocol_binding: String,
+        /// Its `protocolVersion`.
+        protocol_version: String,
+        /// What does not match the configuration.
+        reason: String,
+    },
+}
+
+fn violations(v: &[FieldViolation]) -> String {
+    let parts: Vec<String> = v
+        .iter()
+        .map(|v| format!("{}: {}", v.field, v.description))
+        .collect();
+    parts.join("; ")
 }
 
 /// An A2A server over `service`: the pure function
@@ -250,7 +278,14 @@ pub enum ConfigError {
 /// struct Agent;
 /// impl A2aService for Agent {}
 ///
-/// let card = AgentCard { name: "Agent".into(), ..Default::default() };
+/// let card: AgentCard = a2a_types::from_slice(br#"{
+///     "name": "Agent", "description": "Answers questions", "version": "1.0.0",
+///     "supportedInterfaces": [{"url": "https://agent.example/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+///         {"url": "https://agent.example/", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}],
+///     "capabilities": {},
+///     "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+///     "skills": [{"id": "qa", "name": "Q&A", "description": "Answers", "tags": ["qa"]}]
+/// }"#)?;
 /// let server = A2aServer::new(Agent, card, ServerConfig::new())?;
 ///
 /// let request = http::Request::get("/.well-known/agent-card.json").body(Bytes::new())?;
@@ -297,7 +332,12 @@ impl<S: A2aService> A2aServer<S> {
     ///
     /// A base path or JSON-RPC path that is not a valid absolute path, a
     /// JSON-RPC path that would hide a route or the card, no version to
-    /// serve, an invalid `Cache-Control` value.
+    /// serve, an invalid `Cache-Control` value; a card that lacks REQUIRED
+    /// fields ([`ConfigError::InvalidCard`]) or declares an interface this
+    /// server does not serve ([`ConfigError::InterfaceNotServed`]: each
+    /// entry must name a binding this server serves, at the path it serves
+    /// it, in a version it serves; scheme and host are not checked, a proxy
+    /// may stand in front).
     pub fn new(
         service: S,
         card: AgentCard,
@@ -326,6 +366,10 @@ impl<S: A2aService> A2aServer<S> {
         }
         if config.versions.is_empty() {
             return Err(ConfigError::NoVersions);
+        }
+        card.validate().map_err(ConfigError::InvalidCard)?;
+        for interface in &card.supported_interfaces {
+            check_interface(&config, interface)?;
         }
         let cache_control = HeaderValue::from_str(&config.card_cache_control)
             .map_err(|_| ConfigError::CacheControl(config.card_cache_control.clone()))?;
@@ -483,7 +527,14 @@ impl<S: A2aService> A2aServer<S> {
     ///
     /// struct Agent;
     /// impl A2aService for Agent {}
-    /// let server = A2aServer::new(Agent, AgentCard::default(), ServerConfig::new())?;
+    /// let card: AgentCard = a2a_types::from_slice(br#"{
+    ///     "name": "Agent", "description": "Answers questions", "version": "1.0.0",
+    ///     "supportedInterfaces": [{"url": "https://agent.example/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+    ///     "capabilities": {},
+    ///     "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+    ///     "skills": [{"id": "qa", "name": "Q&A", "description": "Answers", "tags": ["qa"]}]
+    /// }"#)?;
+    /// let server = A2aServer::new(Agent, card, ServerConfig::new())?;
     ///
     /// let mut metadata = HeaderMap::new();
     /// metadata.insert("a2a-version", "1.0".parse()?);
@@ -510,7 +561,8 @@ impl<S: A2aService> A2aServer<S> {
     {
         let mut cx = self.admit(head).await?;
         let request = decode()?;
-        let violations = request.validate();
+        let mut violations = request.validate();
+        violations.extend(request.check_rules());
         if !violations.is_empty() {
             return Err(A2aError::invalid_params(violations));
         }
@@ -617,6 +669,53 @@ impl<S: A2aService> A2aServer<S> {
             ),
             Binding::HttpJson => rest_binding::error_response(err, status, &self.challenges),
         }
+    }
+}
+
+/// Checks that the server serves `interface` as declared (spec 8.3.1, 5.2):
+/// a binding it serves, at its path (the JSON-RPC path exactly, the
+/// HTTP+JSON base path with or without a final `/`), in a protocol version
+/// it serves. The URL's scheme and host are the host's business (a proxy
+/// may stand in front); the path is what this server routes.
+fn check_interface(config: &ServerConfig, interface: &AgentInterface) -> Result<(), ConfigError> {
+    let refuse = |reason: String| ConfigError::InterfaceNotServed {
+        url: interface.url.clone(),
+        protocol_binding: interface.protocol_binding.clone(),
+        protocol_version: interface.protocol_version.clone(),
+        reason,
+    };
+    let uri = crate::http_transport::parse_http_url(&interface.url)
+        .map_err(|e| refuse(e.reason().to_owned()))?;
+    let version = ProtocolVersion::parse(interface.protocol_version.trim())
+        .map_err(|e| refuse(format!("protocolVersion: {e}")))?;
+    if !config.versions.contains(&version) {
+        return Err(refuse(format!(
+            "version {version} is not among the versions served"
+        )));
+    }
+    let path = match uri.path() {
+        "" => "/",
+        p => p,
+    };
+    match Binding::from_protocol_binding(&interface.protocol_binding) {
+        Some(Binding::JsonRpc) => match config.jsonrpc_path.as_deref() {
+            Some(served) if served == path => Ok(()),
+            Some(served) => Err(refuse(format!(
+                "JSON-RPC is served at {served:?}, not at {path:?}"
+            ))),
+            None => Err(refuse("the JSON-RPC binding is turned off".to_owned())),
+        },
+        Some(Binding::HttpJson) => match config.rest_base_path.as_deref() {
+            Some(base) if base.trim_end_matches('/') == path.trim_end_matches('/') => Ok(()),
+            Some(base) => Err(refuse(format!(
+                "HTTP+JSON is served under {base:?}, not under {path:?}"
+            ))),
+            None => Err(refuse("the HTTP+JSON binding is turned off".to_owned())),
+        },
+        None => Err(refuse(format!(
+            "this server serves {} only",
+            Binding::ALL.map(Binding::as_str).join(" and ")
+        ))),
     }
 }
 

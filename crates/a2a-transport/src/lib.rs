@@ -24,7 +24,14 @@
 //! struct Agent; // a real one implements the operations it offers
 //! impl A2aService for Agent {}
 //!
-//! let card = AgentCard { name: "Agent".into(), ..Default::default() };
+//! let card: AgentCard = a2a_types::from_slice(br#"{
+//!     "name": "Agent", "description": "Answers questions", "version": "1.0.0",
+//!     "supportedInterfaces": [{"url": "https://agent.example/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+//!         {"url": "https://agent.example/v1", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}],
+//!     "capabilities": {},
+//!     "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+//!     "skills": [{"id": "qa", "name": "Q&A", "description": "Answers", "tags": ["qa"]}]
+//! }"#)?;
 //! let config = ServerConfig::new()
 //!     .with_rest_base_path("/v1")
 //!     .with_authenticator(BearerAuth::new("bearer").with_token("t0k3n", "alice"));
@@ -177,7 +184,13 @@ pub mod server {
     //!    `ExtensionSupportRequiredError`.
     //! 5. **Request decoding and validation**: JSON-RPC envelope and params
     //!    (`-32700`, `-32600`, `-32601`, `-32602`), HTTP+JSON body, path and
-    //!    query (400 with `google.rpc.BadRequest`).
+    //!    query (400 with `google.rpc.BadRequest`); then the request's
+    //!    REQUIRED fields ([`A2aRequest::validate`](a2a_types::A2aRequest::validate))
+    //!    and the spec's field rules
+    //!    ([`A2aRequest::check_rules`](a2a_types::A2aRequest::check_rules):
+    //!    `historyLength` not negative, spec 3.2.4; `ListTasks.pageSize` 1 to
+    //!    100), all violations in one `InvalidParamsError`, so no handler sees
+    //!    `historyLength: -5`. The tenant then goes into the context.
     //! 6. **Capability gating** from the card (spec 3.3.4, 13.3).
     //! 7. **The handler**, through [`dispatch`](crate::dispatch). For a streaming operation the
     //!    first event is awaited before answering, so that an error the handler
@@ -197,6 +210,11 @@ pub mod server {
     //! - **A `Principal` in the request's extensions** (put there by a host
     //!   middleware) is taken as authenticated, without calling the
     //!   [`Authenticator`].
+    //! - **The card is checked at construction** ([`A2aServer::new`]): it
+    //!   must pass [`Validate`](a2a_types::Validate) (a card `discover`
+    //!   would reject is never served), and each `supportedInterfaces` entry
+    //!   must be a binding, path and version this server serves (spec 8.3.1,
+    //!   5.2). A mismatch is a [`ConfigError`], not a silently wrong card.
     //! - **Panics** in the handler, its streams or the authenticator are
     //!   caught and answered as `InternalError` (500 / `-32603`), never
     //!   unwound into the host.

@@ -122,6 +122,7 @@ mod push;
 pub mod reader;
 mod reconstruct;
 mod requests;
+mod rules;
 mod security;
 mod task;
 mod timestamp;
@@ -154,6 +155,9 @@ pub use requests::{
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
     ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse,
     SendMessageConfiguration, SendMessageRequest, SendMessageResponse, SubscribeToTaskRequest,
+};
+pub use rules::{
+    history_limit, list_page_size, TaskCursor, DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE,
 };
 pub use security::{
     APIKeySecurityScheme, AuthorizationCodeOAuthFlow, ClientCredentialsOAuthFlow,
