@@ -100,10 +100,15 @@ fn request_error(e: hyper_util::client::legacy::Error) -> HttpError {
         || std::error::Error::source(&e)
             .and_then(|s| s.downcast_ref::<hyper::Error>())
             .is_some_and(|h| h.is_closed() || h.is_incomplete_message() || h.is_canceled());
-    let text = match std::error::Error::source(&e) {
-        Some(source) => format!("{e}: {source}"),
-        None => e.to_string(),
-    };
+    // The whole chain: the cause a user needs ("Connection refused") is
+    // the innermost error, two levels below hyper-util's "client error".
+    let mut text = e.to_string();
+    let mut next = std::error::Error::source(&e);
+    while let Some(cause) = next {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        next = cause.source();
+    }
     if lost {
         HttpError::Connection(text)
     } else {

@@ -204,6 +204,11 @@ impl Options {
         config.limits.task_ttl = self.task_ttl;
         config.limits.max_events_per_task = self.max_stream_events;
         let mut server_config = ServerConfig::new();
+        if let Some(url) = &self.public_url {
+            // A proxy forwards `{public url}/...` to this server's `/...`.
+            let path = url.parse::<http::Uri>().map(|u| u.path().to_owned());
+            server_config = server_config.with_public_path_prefix(path.unwrap_or_default());
+        }
         if !self.bearer_tokens.is_empty() {
             config = config.with_bearer_scheme("bearer");
             let mut auth = BearerAuth::new("bearer");

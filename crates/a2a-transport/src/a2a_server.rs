@@ -76,6 +76,17 @@ pub struct ServerConfig {
     /// The realm of `WWW-Authenticate` challenges. Default: the card's
     /// name.
     pub realm: Option<String>,
+    /// `protocolBinding`s the host serves itself, outside
+    /// [`handle`](A2aServer::handle): a custom transport calling
+    /// [`serve`](A2aServer::serve) (spec 12), or gRPC. The card may declare
+    /// them; their interfaces are not checked against this configuration.
+    /// Default: none.
+    pub external_bindings: Vec<String>,
+    /// The path a proxy in front of the server strips before forwarding
+    /// (`/a2a` when clients reach `https://host/a2a/` and the server sees
+    /// `/`): the card's interface URLs carry it, the routes do not.
+    /// Default `""`.
+    pub public_path_prefix: String,
 }
 
 impl ServerConfig {
@@ -94,6 +105,8 @@ impl ServerConfig {
             versions: vec![ProtocolVersion::V1_0],
             authenticator: None,
             realm: None,
+            external_bindings: Vec::new(),
+            public_path_prefix: String::new(),
         }
     }
 
@@ -180,6 +193,21 @@ impl ServerConfig {
         self.realm = Some(realm.into());
         self
     }
+
+    /// Sets the path a proxy strips (see
+    /// [`public_path_prefix`](ServerConfig::public_path_prefix)); a final
+    /// `/` is ignored.
+    pub fn with_public_path_prefix(mut self, prefix: impl Into<String>) -> ServerConfig {
+        self.public_path_prefix = prefix.into().trim_end_matches('/').to_owned();
+        self
+    }
+
+    /// Declares a `protocolBinding` the host serves itself (see
+    /// [`external_bindings`](ServerConfig::external_bindings)).
+    pub fn with_external_binding(mut self, protocol_binding: impl Into<String>) -> ServerConfig {
+        self.external_bindings.push(protocol_binding.into());
+        self
+    }
 }
 
 impl Default for ServerConfig {
@@ -202,6 +230,8 @@ impl fmt::Debug for ServerConfig {
             .field("versions", &self.versions)
             .field("authenticator", &self.authenticator.as_ref().map(|_| ".."))
             .field("realm", &self.realm)
+            .field("external_bindings", &self.external_bindings)
+            .field("public_path_prefix", &self.public_path_prefix)
             .finish()
     }
 }
@@ -684,6 +714,15 @@ fn check_interface(config: &ServerConfig, interface: &AgentInterface) -> Result<
         protocol_version: interface.protocol_version.clone(),
         reason,
     };
+    let binding = interface.protocol_binding.trim();
+    if Binding::from_protocol_binding(binding).is_none()
+        && config
+            .external_bindings
+            .iter()
+            .any(|b| b.trim().eq_ignore_ascii_case(binding))
+    {
+        return Ok(());
+    }
     let uri = crate::http_transport::parse_http_url(&interface.url)
         .map_err(|e| refuse(e.reason().to_owned()))?;
     let version = ProtocolVersion::parse(interface.protocol_version.trim())
@@ -693,9 +732,15 @@ fn check_interface(config: &ServerConfig, interface: &AgentInterface) -> Result<
             "version {version} is not among the versions served"
         )));
     }
-    let path = match uri.path() {
-        "" => "/",
-        p => p,
+    let prefix = config.public_path_prefix.trim_end_matches('/');
+    let path = match uri.path().strip_prefix(prefix) {
+        Some("") => "/",
+        Some(p) if p.starts_with('/') => p,
+        _ => {
+            return Err(refuse(format!(
+                "the path is not under the public path prefix {prefix:?}"
+            )))
+        }
     };
     match Binding::from_protocol_binding(&interface.protocol_binding) {
         Some(Binding::JsonRpc) => match config.jsonrpc_path.as_deref() {
@@ -713,7 +758,8 @@ fn check_interface(config: &ServerConfig, interface: &AgentInterface) -> Result<
             None => Err(refuse("the HTTP+JSON binding is turned off".to_owned())),
         },
         None => Err(refuse(format!(
-            "this server serves {} only",
+            "this server serves {} only (a binding the host serves itself goes in \
+             ServerConfig::external_bindings)",
             Binding::ALL.map(Binding::as_str).join(" and ")
         ))),
     }

@@ -142,7 +142,7 @@ pub use decode::{
 };
 pub use error::{
     A2aError, BadRequest, ErrorBody, ErrorCode, ErrorDetail, ErrorInfo, ErrorKind, JsonRpcError,
-    RpcStatus, BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE,
+    RpcStatus, BAD_REQUEST_TYPE, CLIENT_ERROR_DOMAIN, ERROR_DOMAIN, ERROR_INFO_TYPE,
 };
 pub use events::{StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent};
 pub use message::{Artifact, Message, Part, PartContent, Role};

@@ -569,6 +569,12 @@ fn the_card_must_declare_what_is_served() {
     assert!(e.contains("under \"/v1\", not under \"/v2\""), "{e}");
     let e = refused(AgentInterface::new("https://a.example/rpc", "GRPC", "1.0"));
     assert!(e.contains("serves JSONRPC and HTTP+JSON only"), "{e}");
+    // Unless the host serves it itself (a custom transport, spec 12).
+    let mut card = card_for(&served);
+    card.supported_interfaces
+        .push(AgentInterface::new("stdio:", "json-lines", "1.0"));
+    let external = served.clone().with_external_binding("json-lines");
+    assert!(A2aServer::new(Memory::default(), card, external).is_ok());
     let e = refused(AgentInterface::new(
         "https://a.example/rpc",
         "JSONRPC",
@@ -592,7 +598,17 @@ fn the_card_must_declare_what_is_served() {
         AgentInterface::new("http://proxy.example:8080/rpc", "JSONRPC", "1.0.3"),
         AgentInterface::new("https://other.example/v1/", "HTTP+JSON", "1.0"),
     ];
-    assert!(A2aServer::new(Memory::default(), card, served.clone()).is_ok());
+    assert!(A2aServer::new(Memory::default(), card.clone(), served.clone()).is_ok());
+
+    // Behind a proxy that strips a prefix, the URLs carry it.
+    card.supported_interfaces = vec![
+        AgentInterface::new("https://a.example/a2a/rpc", "JSONRPC", "1.0"),
+        AgentInterface::new("https://a.example/a2a/v1", "HTTP+JSON", "1.0"),
+    ];
+    let behind = served.clone().with_public_path_prefix("/a2a/");
+    assert!(A2aServer::new(Memory::default(), card.clone(), behind).is_ok());
+    let e = A2aServer::new(Memory::default(), card, served.clone()).unwrap_err();
+    assert!(e.to_string().contains("not at \"/a2a/rpc\""), "{e}");
 
     // A card discovery would reject is never served (spec 4.4.1).
     let mut card = card_for(&served);
