@@ -305,10 +305,12 @@ mod tests {
 
     #[test]
     fn history_is_trimmed_to_the_newest() {
-        let mut task = Task::default();
-        task.history = (0..4)
-            .map(|i| Message::user_text(format!("m{i}"), "x"))
-            .collect();
+        let mut task = Task {
+            history: (0..4)
+                .map(|i| Message::user_text(format!("m{i}"), "x"))
+                .collect(),
+            ..Task::default()
+        };
         let mut all = task.clone();
         all.limit_history(None);
         assert_eq!(all.history.len(), 4);
