@@ -38,7 +38,9 @@ pub fn app<S: A2aService + 'static>(agent: Arc<A2aServer<S>>) -> Router {
 }
 
 /// The app with the agent under `/a2a`, and its card also at the origin's
-/// well-known URI.
+/// well-known URI. The agent's server is told the prefix axum strips
+/// (`ServerConfig::with_public_path_prefix("/a2a")`), so that the card's
+/// interface URLs under `/a2a` are what it serves.
 pub fn app_under_prefix<S: A2aService + 'static>(agent: Arc<A2aServer<S>>) -> Router {
     let a2a = TowerService::new(agent);
     Router::new()

@@ -111,7 +111,8 @@ async fn under_a_prefix_with_the_agents_own_limit_and_keep_alive() {
     let addr = start(|origin| {
         let config = server_config()
             .with_max_body_size(4096)
-            .with_keep_alive(Duration::from_millis(50), TokioTimer);
+            .with_keep_alive(Duration::from_millis(50), TokioTimer)
+            .with_public_path_prefix("/a2a");
         app_under_prefix(reference_agent(&format!("{origin}/a2a"), config).unwrap())
     })
     .await;

@@ -12,7 +12,7 @@ use a2a_types::{
     GetTaskRequest, ListTaskPushNotificationConfigsRequest,
     ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message,
     PartContent, SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest,
-    Task, TaskPushNotificationConfig, TaskState, TaskStatus, Validate,
+    Task, TaskCursor, TaskPushNotificationConfig, TaskState, TaskStatus, Validate,
 };
 use http::HeaderValue;
 
@@ -21,7 +21,7 @@ use crate::card;
 use crate::config::AgentConfig;
 use crate::ids::IdGenerator;
 use crate::push::{PushHub, PushObserver, PushQueue, PushSender};
-use crate::store::{self, Cursor, Filter, Store};
+use crate::store::{self, Filter, Store};
 use crate::stream::{self, Subscription};
 use crate::task::{now, PushTarget, Scope, Start, TaskEntry};
 use crate::worker::Worker;
@@ -433,17 +433,15 @@ impl ReferenceAgent {
     ) -> Result<ListTasksResponse, A2aError> {
         let limits = &self.inner.config.limits;
         let mut violations = Vec::new();
-        let size = match request.page_size {
-            None => limits.default_page_size,
-            Some(n) if (1..=limits.max_page_size).contains(&n) => n,
-            Some(n) => {
-                violations.push(violation(
-                    "pageSize",
-                    format!(
-                        "Must be between 1 and {} inclusive, got {n}",
-                        limits.max_page_size
-                    ),
-                ));
+        // The spec's bounds (the pipeline checks them too, but a caller in
+        // process has none), then this agent's own, which may be lower.
+        let size = match a2a_types::list_page_size(request.page_size) {
+            Ok(_) if request.page_size.is_none() => limits.default_page_size,
+            Ok(n) => i32::try_from(n)
+                .unwrap_or(i32::MAX)
+                .min(limits.max_page_size),
+            Err(v) => {
+                violations.push(v);
                 limits.default_page_size
             }
         };
@@ -457,7 +455,7 @@ impl ReferenceAgent {
         let cursor = if request.page_token.is_empty() {
             None
         } else {
-            let cursor = Cursor::decode(&request.page_token);
+            let cursor = TaskCursor::decode(&request.page_token);
             if cursor.is_none() {
                 violations.push(violation(
                     "pageToken",
@@ -637,17 +635,9 @@ fn validated<T: Validate>(value: &T) -> Result<(), A2aError> {
     value.validate().map_err(A2aError::invalid_params)
 }
 
-/// `historyLength` (spec 3.2.4): unset is no limit, 0 none, negative an error.
+/// `historyLength` (spec 3.2.4) as a limit, or `InvalidParamsError`.
 fn history_limit(field: &str, value: Option<i32>) -> Result<Option<usize>, A2aError> {
-    match value {
-        None => Ok(None),
-        Some(n) => usize::try_from(n).map(Some).map_err(|_| {
-            A2aError::invalid_params(vec![violation(
-                field,
-                format!("Must be non-negative integer, got {n}"),
-            )])
-        }),
-    }
+    a2a_types::history_limit(field, value).map_err(|v| A2aError::invalid_params(vec![v]))
 }
 
 /// The path of the text part a command was read from.

@@ -232,6 +232,11 @@ impl Options {
         let mut server_config = agent
             .server_config()
             .with_keep_alive(self.keep_alive, TokioTimer);
+        if let Some(url) = &self.public_url {
+            // A proxy forwards `{public url}/...` to this server's `/...`.
+            let path = url.parse::<http::Uri>().map(|u| u.path().to_owned());
+            server_config = server_config.with_public_path_prefix(path.unwrap_or_default());
+        }
         if let Some(auth) = auth {
             server_config = server_config.with_authenticator(auth);
         }

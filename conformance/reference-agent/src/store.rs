@@ -9,8 +9,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use a2a_types::{TaskState, Timestamp};
-use base64::Engine as _;
+use a2a_types::{TaskCursor, TaskState, Timestamp};
 
 use crate::task::{Scope, TaskEntry};
 
@@ -93,48 +92,6 @@ impl Store {
     }
 }
 
-/// A position in the `ListTasks` order: newest status timestamp first,
-/// then task id descending. A page token names the last task of the
-/// previous page; the next page starts strictly after it.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct Cursor {
-    pub(crate) timestamp: Timestamp,
-    pub(crate) id: String,
-}
-
-const TOKEN_VERSION: &str = "v1";
-
-impl Cursor {
-    /// The opaque page token: URL-safe base64 of
-    /// `v1:<seconds>:<nanos>:<task id>`.
-    pub(crate) fn encode(&self) -> String {
-        let raw = format!(
-            "{TOKEN_VERSION}:{}:{}:{}",
-            self.timestamp.seconds(),
-            self.timestamp.nanos(),
-            self.id
-        );
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw)
-    }
-
-    /// Reads a token [`encode`](Cursor::encode) wrote; `None` for anything else.
-    pub(crate) fn decode(token: &str) -> Option<Cursor> {
-        let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(token)
-            .ok()?;
-        let raw = String::from_utf8(raw).ok()?;
-        let mut fields = raw.splitn(4, ':');
-        if fields.next()? != TOKEN_VERSION {
-            return None;
-        }
-        let seconds = fields.next()?.parse().ok()?;
-        let nanos = fields.next()?.parse().ok()?;
-        let id = fields.next()?.to_owned();
-        let timestamp = Timestamp::new(seconds, nanos).ok()?;
-        Some(Cursor { timestamp, id })
-    }
-}
-
 /// The filters of one `ListTasks` call.
 #[derive(Debug)]
 pub(crate) struct Filter<'a> {
@@ -169,20 +126,16 @@ pub(crate) struct Page {
 pub(crate) fn page(
     candidates: Vec<Arc<TaskEntry>>,
     filter: &Filter<'_>,
-    after: Option<&Cursor>,
+    after: Option<&TaskCursor>,
     size: usize,
 ) -> Page {
-    let mut keyed: Vec<(Cursor, Arc<TaskEntry>)> = candidates
+    let mut keyed: Vec<(TaskCursor, Arc<TaskEntry>)> = candidates
         .into_iter()
         .filter_map(|e| {
             let (state, timestamp, context_id) = e.status_key();
-            filter.admits(state, timestamp, &context_id).then(|| {
-                let key = Cursor {
-                    timestamp,
-                    id: e.id.clone(),
-                };
-                (key, e)
-            })
+            filter
+                .admits(state, timestamp, &context_id)
+                .then(|| (TaskCursor::new(timestamp, e.id.clone()), e))
         })
         .collect();
     let total = keyed.len();
@@ -202,22 +155,5 @@ pub(crate) fn page(
         entries: rest[..take].iter().map(|(_, e)| Arc::clone(e)).collect(),
         total,
         next_token,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cursor_round_trips_and_rejects_foreign_tokens() {
-        let c = Cursor {
-            timestamp: Timestamp::new(1_700_000_000, 123_000_000).unwrap(),
-            id: "task-0:weird:id".into(),
-        };
-        assert_eq!(Cursor::decode(&c.encode()), Some(c));
-        for bad in ["", "abc", "djE6MTox", "!!!!", "djI6MToxOng"] {
-            assert_eq!(Cursor::decode(bad), None, "{bad}");
-        }
     }
 }

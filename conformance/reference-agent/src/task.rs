@@ -259,7 +259,7 @@ impl TaskEntry {
         // The event names this task, so `apply` cannot fail; were it to,
         // the task would simply stay as it was.
         let _ = apply(&mut inner.task, event.clone());
-        trim_history(&mut inner.task, self.max_history);
+        inner.task.limit_history(Some(self.max_history));
         // Keep the event only while someone may read it.
         let keep = self.changed.receiver_count() > 0;
         inner.log.push(event, keep);
@@ -273,7 +273,7 @@ impl TaskEntry {
         message.task_id.clone_from(&inner.task.id);
         message.context_id.clone_from(&inner.task.context_id);
         inner.task.history.push(message);
-        trim_history(&mut inner.task, self.max_history);
+        inner.task.limit_history(Some(self.max_history));
     }
 
     /// Accepts a follow-up message (spec 3.4.3): checks it names this
@@ -471,6 +471,8 @@ impl TaskEntry {
 /// `task` with at most `history` recent messages and, unless `artifacts`,
 /// no artifacts.
 pub(crate) fn view(task: &Task, history: Option<usize>, artifacts: bool) -> Task {
+    // Copies only what is kept: the same result as `Task::limit_history`
+    // and `Task::omit_artifacts` on a clone.
     let keep = history.unwrap_or(usize::MAX).min(task.history.len());
     Task {
         id: task.id.clone(),
@@ -483,12 +485,5 @@ pub(crate) fn view(task: &Task, history: Option<usize>, artifacts: bool) -> Task
         },
         history: task.history[task.history.len() - keep..].to_vec(),
         metadata: task.metadata.clone(),
-    }
-}
-
-fn trim_history(task: &mut Task, max: usize) {
-    if task.history.len() > max {
-        let excess = task.history.len() - max;
-        task.history.drain(..excess);
     }
 }

@@ -917,6 +917,11 @@ fn server(
     tune(&mut agent);
     let agent = ReferenceAgent::new(agent, Arc::new(RecordingPushSender::new()));
     let mut card = agent.agent_card().clone();
+    // The card declares only what the server serves (spec 8.3.1).
+    if config.rest_base_path.is_none() {
+        card.supported_interfaces
+            .retain(|i| i.protocol_binding != "HTTP+JSON");
+    }
     if let Some(uri) = required_extension {
         card.capabilities.extensions.push(AgentExtension {
             uri: uri.to_owned(),

@@ -131,6 +131,8 @@ faults! {
     "405-not-found", Http(MethodNotAllowedNotFound), "labels 405 answers with status NOT_FOUND";
     "no-last-modified", Http(NoLastModified), "serves the card without Last-Modified and ignores If-Modified-Since";
     "extended-card-uncached", Http(ExtendedCardUncached), "serves the extended card without ETag or Cache-Control";
+    "field-rules-unchecked", Http(FieldRulesUnchecked), "answers a negative historyLength or an out-of-bounds pageSize as if it were unset";
+    "card-interface-not-served", Http(CardInterfaceNotServed), "declares its interfaces at a path it does not serve";
     "push-without-credentials", Push(NoCredentials), "sends webhooks without the config's Authorization";
     "push-wrong-media-type", Push(WrongMediaType), "sends webhooks as text/plain";
 }
@@ -194,6 +196,8 @@ enum HttpFault {
     MethodNotAllowedNotFound,
     NoLastModified,
     ExtendedCardUncached,
+    FieldRulesUnchecked,
+    CardInterfaceNotServed,
 }
 
 /// Faults of push delivery.
@@ -481,6 +485,12 @@ impl HttpClient for FaultyHttp {
                 {
                     request.headers_mut().remove(http::header::IF_NONE_MATCH);
                 }
+                HttpFault::FieldRulesUnchecked => {
+                    // The server's pipeline refuses these values, so the
+                    // fault takes them out before it looks: what an agent
+                    // that checks nothing answers (spec 3.2.4, 3.1.4).
+                    request = unchecked_rules(request);
+                }
                 _ => {}
             }
             let is_card = request.uri().path() == a2a_transport::server::AGENT_CARD_PATH;
@@ -764,16 +774,81 @@ fn strip_video_parts(body: &Bytes) -> Bytes {
 
 /// Rewrites of the agent card.
 fn card_fault(fault: HttpFault, body: Bytes) -> Bytes {
-    if fault != HttpFault::UndeclaredStreaming {
-        return body;
-    }
     let Ok(mut v) = serde_json::from_slice::<Value>(&body) else {
         return body;
     };
-    if let Some(caps) = v.get_mut("capabilities").and_then(Value::as_object_mut) {
-        caps.insert("streaming".into(), Value::Bool(false));
+    match fault {
+        HttpFault::UndeclaredStreaming => {
+            if let Some(caps) = v.get_mut("capabilities").and_then(Value::as_object_mut) {
+                caps.insert("streaming".into(), Value::Bool(false));
+            }
+        }
+        HttpFault::CardInterfaceNotServed => {
+            // What `A2aServer::new` now refuses: a card whose URLs name a
+            // path nothing is routed at (spec 8.3.1).
+            let interfaces = v
+                .get_mut("supportedInterfaces")
+                .and_then(Value::as_array_mut);
+            for i in interfaces.into_iter().flatten() {
+                if let Some(Value::String(url)) = i.get_mut("url") {
+                    *url = format!("{}/a2a/v2", url.trim_end_matches('/'));
+                }
+            }
+        }
+        _ => return body,
     }
     Bytes::from(serde_json::to_vec(&v).unwrap_or_default())
+}
+
+/// `request` without a negative `historyLength` or an out-of-bounds
+/// `ListTasks` `pageSize`, in its query or its JSON-RPC params.
+fn unchecked_rules(mut request: http::Request<Bytes>) -> http::Request<Bytes> {
+    let breaks_rule = |key: &str, n: i64| match key {
+        "historyLength" => n < 0,
+        "pageSize" => !(1..=100).contains(&n),
+        _ => false,
+    };
+    if let Some(query) = request.uri().query() {
+        let kept: Vec<&str> = query
+            .split('&')
+            .filter(|pair| {
+                let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+                !value.parse().is_ok_and(|n| breaks_rule(key, n))
+            })
+            .collect();
+        let path = request.uri().path();
+        let rewritten = if kept.is_empty() {
+            path.to_owned()
+        } else {
+            format!("{path}?{}", kept.join("&"))
+        };
+        let mut parts = request.uri().clone().into_parts();
+        parts.path_and_query = rewritten.parse().ok();
+        if let Ok(uri) = http::Uri::from_parts(parts) {
+            *request.uri_mut() = uri;
+        }
+    }
+    let Ok(mut v) = serde_json::from_slice::<Value>(request.body()) else {
+        return request;
+    };
+    let is_list_tasks = v.get("method").and_then(Value::as_str) == Some("ListTasks");
+    let mut changed = false;
+    for at in ["/params", "/params/configuration"] {
+        if let Some(o) = v.pointer_mut(at).and_then(Value::as_object_mut) {
+            for key in ["historyLength", "pageSize"] {
+                let applies = key == "historyLength" || is_list_tasks;
+                let n = o.get(key).and_then(Value::as_i64);
+                if applies && n.is_some_and(|n| breaks_rule(key, n)) {
+                    changed |= o.remove(key).is_some();
+                }
+            }
+        }
+    }
+    if changed {
+        *request.body_mut() = Bytes::from(serde_json::to_vec(&v).unwrap_or_default());
+        request.headers_mut().remove(http::header::CONTENT_LENGTH);
+    }
+    request
 }
 
 fn strip_key(v: &mut Value, key: &str) {

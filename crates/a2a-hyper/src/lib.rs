@@ -40,11 +40,12 @@
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
 //! let url = format!("http://{}", listener.local_addr()?);
-//! let card = AgentCard {
-//!     name: "Agent".into(),
-//!     supported_interfaces: vec![AgentInterface::new(format!("{url}/"), "JSONRPC", "1.0")],
-//!     ..Default::default()
-//! };
+//! let mut card: AgentCard = a2a_types::from_slice(br#"{
+//!     "name": "Agent", "description": "Answers", "version": "1.0.0", "capabilities": {},
+//!     "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+//!     "skills": [{"id": "qa", "name": "Q&A", "description": "Answers", "tags": ["qa"]}]
+//! }"#)?;
+//! card.supported_interfaces = vec![AgentInterface::new(format!("{url}/"), "JSONRPC", "1.0")];
 //! let server = Arc::new(A2aServer::new(Agent, card, server_config())?);
 //! let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
 //! let running = tokio::spawn(serve(listener, server, ServeOptions::default(), async {

@@ -73,15 +73,25 @@ impl A2aService for Agent {
     }
 }
 
+/// A valid card declaring both bindings where `ServerConfig::new()` serves
+/// them (the server refuses anything else, spec 8.3.1).
 fn card() -> AgentCard {
-    AgentCard {
-        name: "Agent".into(),
-        capabilities: AgentCapabilities {
-            streaming: Some(true),
-            ..Default::default()
-        },
+    let mut card: AgentCard = a2a_types::from_slice(
+        br#"{
+        "name": "Agent", "description": "Serves tests", "version": "1.0.0",
+        "supportedInterfaces": [
+            {"url": "http://agent.test/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": "http://agent.test", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}],
+        "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "t", "name": "T", "description": "Tests", "tags": ["t"]}]
+    }"#,
+    )
+    .unwrap();
+    card.capabilities = AgentCapabilities {
+        streaming: Some(true),
         ..Default::default()
-    }
+    };
+    card
 }
 
 /// A served agent; dropping `stop` shuts it down.

@@ -88,7 +88,7 @@ impl Request {
 /// answer it either. Invalid UTF-8 in a member the decoder reads is
 /// `-32700` (RFC 8259 section 8.1: JSON text is UTF-8); unknown members
 /// are skipped unread, as their values are. A batch is split by
-/// [`split_batch`] and each element decoded here.
+/// [`split_batch`](crate::split_batch) and each element decoded here.
 ///
 /// Missing or `null` params decode as the empty params object, so a method
 /// with no REQUIRED fields (`GetExtendedAgentCard`) needs none.

@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use a2a_jsonrpc::BatchLimits;
-use a2a_types::{A2aError, A2aRequest, AgentCard, ErrorKind};
+use a2a_types::{
+    A2aError, A2aRequest, AgentCard, AgentInterface, ErrorKind, FieldViolation, Validate,
+};
 use bytes::Bytes;
 use http::header::CONTENT_LENGTH;
 use http::request::Parts;
@@ -106,6 +108,17 @@ pub struct ServerConfig {
     /// SSE keep-alive comments in quiet streams ([`KeepAlive`]); `None`
     /// sends none. Default `None`: timing needs the host's clock.
     pub keep_alive: Option<KeepAlive>,
+    /// `protocolBinding`s the host serves itself, outside
+    /// [`handle`](A2aServer::handle): a custom transport calling
+    /// [`serve`](A2aServer::serve) (spec 12), or gRPC. The card may declare
+    /// them; their interfaces are not checked against this configuration.
+    /// Default: none.
+    pub external_bindings: Vec<String>,
+    /// The path a proxy in front of the server strips before forwarding
+    /// (`/a2a` when clients reach `https://host/a2a/` and the server sees
+    /// `/`): the card's interface URLs carry it, the routes do not.
+    /// Default `""`.
+    pub public_path_prefix: String,
 }
 
 impl ServerConfig {
@@ -129,6 +142,8 @@ impl ServerConfig {
             authenticator: None,
             realm: None,
             keep_alive: None,
+            external_bindings: Vec::new(),
+            public_path_prefix: String::new(),
         }
     }
 
@@ -251,6 +266,21 @@ impl ServerConfig {
         self.keep_alive = Some(KeepAlive::new(interval, timer));
         self
     }
+
+    /// Sets the path a proxy strips (see
+    /// [`public_path_prefix`](ServerConfig::public_path_prefix)); a final
+    /// `/` is ignored.
+    pub fn with_public_path_prefix(mut self, prefix: impl Into<String>) -> ServerConfig {
+        self.public_path_prefix = prefix.into().trim_end_matches('/').to_owned();
+        self
+    }
+
+    /// Declares a `protocolBinding` the host serves itself (see
+    /// [`external_bindings`](ServerConfig::external_bindings)).
+    pub fn with_external_binding(mut self, protocol_binding: impl Into<String>) -> ServerConfig {
+        self.external_bindings.push(protocol_binding.into());
+        self
+    }
 }
 
 impl Default for ServerConfig {
@@ -281,6 +311,8 @@ impl fmt::Debug for ServerConfig {
             .field("authenticator", &self.authenticator.as_ref().map(|_| ".."))
             .field("realm", &self.realm)
             .field("keep_alive", &self.keep_alive)
+            .field("external_bindings", &self.external_bindings)
+            .field("public_path_prefix", &self.public_path_prefix)
             .finish()
     }
 }
@@ -313,6 +345,32 @@ pub enum ConfigError {
     /// The agent card could not be serialized.
     #[error("the agent card could not be serialized: {0}")]
     Card(String),
+    /// The agent card lacks REQUIRED fields (spec 4.4.1): clients would
+    /// refuse it at discovery.
+    #[error("the agent card is invalid: {}", violations(.0))]
+    InvalidCard(Vec<FieldViolation>),
+    /// A `supportedInterfaces` entry declares what this server does not
+    /// serve (spec 8.3.1: each interface MUST accurately declare its
+    /// transport protocol and URL).
+    #[error("the agent card declares {protocol_binding} {protocol_version} at {url:?}, which this server does not serve: {reason}")]
+    InterfaceNotServed {
+        /// The interface's `url`.
+        url: String,
+        /// Its `protocolBinding`.
+        protocol_binding: String,
+        /// Its `protocolVersion`.
+        protocol_version: String,
+        /// What does not match the configuration.
+        reason: String,
+    },
+}
+
+fn violations(v: &[FieldViolation]) -> String {
+    let parts: Vec<String> = v
+        .iter()
+        .map(|v| format!("{}: {}", v.field, v.description))
+        .collect();
+    parts.join("; ")
 }
 
 /// An A2A server over `service`: the pure function
@@ -331,7 +389,14 @@ pub enum ConfigError {
 /// struct Agent;
 /// impl A2aService for Agent {}
 ///
-/// let card = AgentCard { name: "Agent".into(), ..Default::default() };
+/// let card: AgentCard = a2a_types::from_slice(br#"{
+///     "name": "Agent", "description": "Answers questions", "version": "1.0.0",
+///     "supportedInterfaces": [{"url": "https://agent.example/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+///         {"url": "https://agent.example/", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}],
+///     "capabilities": {},
+///     "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+///     "skills": [{"id": "qa", "name": "Q&A", "description": "Answers", "tags": ["qa"]}]
+/// }"#)?;
 /// let server = A2aServer::new(Agent, card, ServerConfig::new())?;
 ///
 /// let request = http::Request::get("/.well-known/agent-card.json").body(Bytes::new())?;
@@ -379,7 +444,12 @@ impl<S: A2aService> A2aServer<S> {
     ///
     /// A base path or JSON-RPC path that is not a valid absolute path, a
     /// JSON-RPC path that would hide a route or the card, no version to
-    /// serve, an invalid `Cache-Control` value.
+    /// serve, an invalid `Cache-Control` value; a card that lacks REQUIRED
+    /// fields ([`ConfigError::InvalidCard`]) or declares an interface this
+    /// server does not serve ([`ConfigError::InterfaceNotServed`]: each
+    /// entry must name a binding this server serves, at the path it serves
+    /// it, in a version it serves; scheme and host are not checked, a proxy
+    /// may stand in front).
     pub fn new(
         service: S,
         card: AgentCard,
@@ -408,6 +478,10 @@ impl<S: A2aService> A2aServer<S> {
         }
         if config.versions.is_empty() {
             return Err(ConfigError::NoVersions);
+        }
+        card.validate().map_err(ConfigError::InvalidCard)?;
+        for interface in &card.supported_interfaces {
+            check_interface(&config, interface)?;
         }
         let cache_control = HeaderValue::from_str(&config.card_cache_control)
             .map_err(|_| ConfigError::CacheControl(config.card_cache_control.clone()))?;
@@ -603,7 +677,14 @@ impl<S: A2aService> A2aServer<S> {
     ///
     /// struct Agent;
     /// impl A2aService for Agent {}
-    /// let server = A2aServer::new(Agent, AgentCard::default(), ServerConfig::new())?;
+    /// let card: AgentCard = a2a_types::from_slice(br#"{
+    ///     "name": "Agent", "description": "Answers questions", "version": "1.0.0",
+    ///     "supportedInterfaces": [{"url": "https://agent.example/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+    ///     "capabilities": {},
+    ///     "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+    ///     "skills": [{"id": "qa", "name": "Q&A", "description": "Answers", "tags": ["qa"]}]
+    /// }"#)?;
+    /// let server = A2aServer::new(Agent, card, ServerConfig::new())?;
     ///
     /// let mut metadata = HeaderMap::new();
     /// metadata.insert("a2a-version", "1.0".parse()?);
@@ -638,7 +719,8 @@ impl<S: A2aService> A2aServer<S> {
         F: FnOnce() -> Result<A2aRequest, A2aError>,
     {
         let request = decode()?;
-        let violations = request.validate();
+        let mut violations = request.validate();
+        violations.extend(request.check_rules());
         if !violations.is_empty() {
             return Err(A2aError::invalid_params(violations));
         }
@@ -749,6 +831,69 @@ impl<S: A2aService> A2aServer<S> {
             ),
             Binding::HttpJson => rest_binding::error_response(head, err, status, &self.challenges),
         }
+    }
+}
+
+/// Checks that the server serves `interface` as declared (spec 8.3.1, 5.2):
+/// a binding it serves, at its path (the JSON-RPC path exactly, the
+/// HTTP+JSON base path with or without a final `/`), in a protocol version
+/// it serves. The URL's scheme and host are the host's business (a proxy
+/// may stand in front); the path is what this server routes.
+fn check_interface(config: &ServerConfig, interface: &AgentInterface) -> Result<(), ConfigError> {
+    let refuse = |reason: String| ConfigError::InterfaceNotServed {
+        url: interface.url.clone(),
+        protocol_binding: interface.protocol_binding.clone(),
+        protocol_version: interface.protocol_version.clone(),
+        reason,
+    };
+    let binding = interface.protocol_binding.trim();
+    if Binding::from_protocol_binding(binding).is_none()
+        && config
+            .external_bindings
+            .iter()
+            .any(|b| b.trim().eq_ignore_ascii_case(binding))
+    {
+        return Ok(());
+    }
+    let uri = crate::http_transport::parse_http_url(&interface.url)
+        .map_err(|e| refuse(e.reason().to_owned()))?;
+    let version = ProtocolVersion::parse(interface.protocol_version.trim())
+        .map_err(|e| refuse(format!("protocolVersion: {e}")))?;
+    if !config.versions.contains(&version) {
+        return Err(refuse(format!(
+            "version {version} is not among the versions served"
+        )));
+    }
+    let prefix = config.public_path_prefix.trim_end_matches('/');
+    let path = match uri.path().strip_prefix(prefix) {
+        Some("") => "/",
+        Some(p) if p.starts_with('/') => p,
+        _ => {
+            return Err(refuse(format!(
+                "the path is not under the public path prefix {prefix:?}"
+            )))
+        }
+    };
+    match Binding::from_protocol_binding(&interface.protocol_binding) {
+        Some(Binding::JsonRpc) => match config.jsonrpc_path.as_deref() {
+            Some(served) if served == path => Ok(()),
+            Some(served) => Err(refuse(format!(
+                "JSON-RPC is served at {served:?}, not at {path:?}"
+            ))),
+            None => Err(refuse("the JSON-RPC binding is turned off".to_owned())),
+        },
+        Some(Binding::HttpJson) => match config.rest_base_path.as_deref() {
+            Some(base) if base.trim_end_matches('/') == path.trim_end_matches('/') => Ok(()),
+            Some(base) => Err(refuse(format!(
+                "HTTP+JSON is served under {base:?}, not under {path:?}"
+            ))),
+            None => Err(refuse("the HTTP+JSON binding is turned off".to_owned())),
+        },
+        None => Err(refuse(format!(
+            "this server serves {} only (a binding the host serves itself goes in \
+             ServerConfig::external_bindings)",
+            Binding::ALL.map(Binding::as_str).join(" and ")
+        ))),
     }
 }
 

@@ -12,7 +12,10 @@
 //!   [`CLIENT_ERROR_DOMAIN`], whose `reason` names a [`ClientFailure`].
 //!   [`ClientFailure::of`] reads it back. The A2A-domain `ErrorInfo`
 //!   (reason `INTERNAL_ERROR`) stays first, so the error still reads as an A2A
-//!   error everywhere else.
+//!   error everywhere else. Its `Display` is its message alone, which says
+//!   what happened and carries the cause (`no answer from the agent:
+//!   connection failed: ... Connection refused`), not `InternalError
+//!   (-32603)`, which no agent sent.
 //! - **Authentication challenges** (`WWW-Authenticate`, RFC 9110 section
 //!   11.6.1) are kept in the metadata of the error's A2A `ErrorInfo` under
 //!   [`WWW_AUTHENTICATE_KEY`]: several header fields are joined with `", "`,
@@ -23,13 +26,11 @@
 
 use std::collections::BTreeMap;
 
-use a2a_types::{A2aError, ErrorDetail, ErrorInfo, ErrorKind};
+use a2a_types::{A2aError, ErrorDetail, ErrorInfo, ErrorKind, RpcStatus};
 
 use crate::http_client::HttpError;
 
-/// `ErrorInfo.domain` of the details the client side adds to errors that
-/// no agent produced ([`ClientFailure`]).
-pub const CLIENT_ERROR_DOMAIN: &str = "client.a2a-transport";
+pub use a2a_types::CLIENT_ERROR_DOMAIN;
 
 /// The metadata key, in the A2A `ErrorInfo` of an
 /// [`ErrorKind::Unauthenticated`] error, that holds the response's
@@ -50,6 +51,11 @@ pub enum ClientFailure {
     HttpClient,
     /// A response body was larger than the configured limit.
     ResponseTooLarge,
+    /// The server answered an HTTP error status (a plain `404`, a proxy's
+    /// `502`) without an A2A error in the body: what answered is not (or
+    /// not only) the agent. The error keeps the status
+    /// ([`A2aError::http_status`]).
+    HttpStatus,
     /// A resilient stream gave up: the task had not reached a terminal or
     /// interrupted state when its retries ran out (spec 3.1.6).
     StreamIncomplete,
@@ -57,11 +63,12 @@ pub enum ClientFailure {
 
 impl ClientFailure {
     /// Every failure, for tables and tests.
-    pub const ALL: [ClientFailure; 5] = [
+    pub const ALL: [ClientFailure; 6] = [
         ClientFailure::Connection,
         ClientFailure::Timeout,
         ClientFailure::HttpClient,
         ClientFailure::ResponseTooLarge,
+        ClientFailure::HttpStatus,
         ClientFailure::StreamIncomplete,
     ];
 
@@ -72,6 +79,7 @@ impl ClientFailure {
             ClientFailure::Timeout => "TIMEOUT",
             ClientFailure::HttpClient => "HTTP_CLIENT_FAILED",
             ClientFailure::ResponseTooLarge => "RESPONSE_TOO_LARGE",
+            ClientFailure::HttpStatus => "HTTP_STATUS",
             ClientFailure::StreamIncomplete => "STREAM_INCOMPLETE",
         }
     }
@@ -97,7 +105,12 @@ impl ClientFailure {
     /// An [`ErrorKind::Internal`] error with `message`, marked as this
     /// failure.
     pub fn error(self, message: impl Into<String>) -> A2aError {
-        A2aError::new(ErrorKind::Internal, message).with_detail(ErrorDetail::ErrorInfo(ErrorInfo {
+        self.mark(A2aError::new(ErrorKind::Internal, message))
+    }
+
+    /// `error`, marked as this failure.
+    pub fn mark(self, error: A2aError) -> A2aError {
+        error.with_detail(ErrorDetail::ErrorInfo(ErrorInfo {
             reason: self.reason().to_owned(),
             domain: CLIENT_ERROR_DOMAIN.to_owned(),
             metadata: BTreeMap::new(),
@@ -105,16 +118,45 @@ impl ClientFailure {
     }
 }
 
+/// The error of an HTTP error `status` whose body holds no A2A error,
+/// from `from` (the URL asked): a [`ClientFailure::HttpStatus`], except
+/// `401` and `403`, which are the authentication and authorization errors
+/// of both bindings whoever sent them (spec 3.3.2).
+pub(crate) fn status_without_error(status: u16, from: &str) -> A2aError {
+    if matches!(status, 401 | 403) {
+        return A2aError::from_status(status, None);
+    }
+    let reason = http::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .map(|r| format!(" {r}"))
+        .unwrap_or_default();
+    let message = format!(
+        "HTTP {status}{reason} from {from}, without a readable A2A error in the body: \
+         is this the agent's URL?"
+    );
+    let status = RpcStatus {
+        code: status,
+        status: String::new(),
+        message,
+        details: Vec::new(),
+    };
+    ClientFailure::HttpStatus.mark(A2aError::from_status(status.code, Some(status)))
+}
+
 impl From<HttpError> for A2aError {
     /// A failure of the host's HTTP client, marked with its
     /// [`ClientFailure`].
     fn from(e: HttpError) -> A2aError {
-        let failure = match &e {
-            HttpError::Connection(_) => ClientFailure::Connection,
-            HttpError::Timeout(_) => ClientFailure::Timeout,
-            HttpError::Other(_) => ClientFailure::HttpClient,
-        };
-        failure.error(e.to_string())
+        match &e {
+            HttpError::Connection(_) => {
+                ClientFailure::Connection.error(format!("no answer from the agent: {e}"))
+            }
+            HttpError::Timeout(_) => {
+                ClientFailure::Timeout.error(format!("no answer from the agent: {e}"))
+            }
+            HttpError::Other(_) => ClientFailure::HttpClient.error(e.to_string()),
+        }
     }
 }
 
@@ -196,6 +238,50 @@ mod tests {
         let e: A2aError = HttpError::Other("tls".into()).into();
         assert_eq!(ClientFailure::of(&e), Some(ClientFailure::HttpClient));
         assert!(!ClientFailure::HttpClient.is_retryable());
+    }
+
+    #[test]
+    fn client_failures_say_what_happened() {
+        // What a new user saw: an agent that is not running.
+        let refused = HttpError::Connection(
+            "client error (Connect): tcp connect error: Connection refused (os error 111)".into(),
+        );
+        let e = A2aError::from(refused).to_string();
+        assert_eq!(
+            e,
+            "no answer from the agent: connection failed: client error (Connect): \
+             tcp connect error: Connection refused (os error 111)"
+        );
+        assert!(!e.contains("InternalError") && !e.contains("-32603"), "{e}");
+        let e = A2aError::from(HttpError::Timeout("no response after 10s".into()));
+        assert_eq!(
+            e.to_string(),
+            "no answer from the agent: timed out: no response after 10s"
+        );
+        // A plain 404: not an A2A error, and not "error -32000".
+        let e = status_without_error(404, "http://h.example/.well-known/agent-card.json");
+        assert_eq!(ClientFailure::of(&e), Some(ClientFailure::HttpStatus));
+        assert_eq!(e.http_status(), 404);
+        assert_eq!(
+            e.to_string(),
+            "HTTP 404 Not Found from http://h.example/.well-known/agent-card.json, \
+             without a readable A2A error in the body: is this the agent's URL?"
+        );
+        let e = status_without_error(502, "http://h.example/");
+        assert!(
+            e.to_string().starts_with("HTTP 502 Bad Gateway from"),
+            "{e}"
+        );
+        // 401 and 403 stay the authentication errors they are.
+        let e = status_without_error(401, "http://h.example/");
+        assert_eq!(e.kind(), ErrorKind::Unauthenticated);
+        assert_eq!(ClientFailure::of(&e), None);
+        // An agent's own error still reads as one.
+        let agent = A2aError::internal("the database is down");
+        assert_eq!(
+            agent.to_string(),
+            "InternalError (-32603): the database is down"
+        );
     }
 
     #[test]

@@ -51,7 +51,7 @@ use http::{HeaderMap, Method, StatusCode, Uri};
 
 use crate::binding::Binding;
 use crate::card::AGENT_CARD_PATH;
-use crate::client_error::{invalid_response, with_challenges};
+use crate::client_error::{invalid_response, status_without_error, with_challenges};
 use crate::http_client::{read_body, HttpClient, ReadBody};
 use crate::http_transport::{
     is_json, media_type, parse_http_url, too_large, HttpTransport, InterfaceUrlError,
@@ -452,6 +452,10 @@ impl CardResolver {
 
     /// A resolver for the well-known card under `base_url` (spec 8.2).
     pub fn new(base_url: &str) -> Result<CardResolver, InterfaceUrlError> {
+        CardResolver::card_url_under(base_url).map_err(|e| e.naming("agent URL"))
+    }
+
+    fn card_url_under(base_url: &str) -> Result<CardResolver, InterfaceUrlError> {
         let base = parse_http_url(base_url)?;
         if base.query().is_some() {
             return Err(InterfaceUrlError::new(
@@ -473,7 +477,9 @@ impl CardResolver {
     /// A resolver for a card at exactly `card_url` (spec 8.2, "Direct
     /// Configuration").
     pub fn for_card_url(card_url: &str) -> Result<CardResolver, InterfaceUrlError> {
-        Ok(CardResolver::at(parse_http_url(card_url)?))
+        parse_http_url(card_url)
+            .map(CardResolver::at)
+            .map_err(|e| e.naming("agent card URL"))
     }
 
     fn at(url: Uri) -> CardResolver {
@@ -614,7 +620,10 @@ impl CardResolver {
                     .map(|b| b.error),
                 _ => None,
             };
-            let error = A2aError::from_status(parts.status.as_u16(), status);
+            let error = match status {
+                Some(status) => A2aError::from_status(parts.status.as_u16(), Some(status)),
+                None => status_without_error(parts.status.as_u16(), &self.url.to_string()),
+            };
             return Err(DiscoveryError::Fetch(with_challenges(
                 error,
                 &parts.headers,

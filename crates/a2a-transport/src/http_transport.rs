@@ -15,7 +15,7 @@ use http::{HeaderMap, Method as HttpMethod, Uri};
 use serde::Deserialize;
 
 use crate::binding::Binding;
-use crate::client_error::{invalid_response, with_challenges, ClientFailure};
+use crate::client_error::{invalid_response, status_without_error, with_challenges, ClientFailure};
 use crate::client_stream::SseStream;
 use crate::extensions::{encode_extensions, A2A_EXTENSIONS};
 use crate::http_client::{read_body, HttpClient, ReadBody, ResponseBody};
@@ -81,10 +81,12 @@ impl Default for ClientConfig {
     }
 }
 
-/// Why an interface URL cannot be used by [`HttpTransport`].
+/// Why a URL cannot be used: an interface URL by [`HttpTransport`], an
+/// agent or agent card URL by discovery (the message says which).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("interface URL {url:?} cannot be used: {reason}")]
+#[error("{what} {url:?} cannot be used: {reason}")]
 pub struct InterfaceUrlError {
+    what: &'static str,
     url: String,
     reason: &'static str,
 }
@@ -97,9 +99,22 @@ impl InterfaceUrlError {
             end -= 1;
         }
         InterfaceUrlError {
+            what: "interface URL",
             url: url.get(..end).unwrap_or_default().to_owned(),
             reason,
         }
+    }
+
+    /// The same error about a URL that is `what` (`agent URL`).
+    pub(crate) fn naming(mut self, what: &'static str) -> InterfaceUrlError {
+        self.what = what;
+        self
+    }
+
+    /// What the URL was for: `interface URL`, `agent URL` (the base URL
+    /// given to discovery) or `agent card URL`.
+    pub fn what(&self) -> &'static str {
+        self.what
     }
 
     /// The refused URL (at most its first 256 bytes).
@@ -126,7 +141,12 @@ pub(crate) fn parse_http_url(url: &str) -> Result<Uri, InterfaceUrlError> {
                 "the scheme is not http or https",
             ))
         }
-        None => return Err(InterfaceUrlError::new(url, "not an absolute URL")),
+        None => {
+            return Err(InterfaceUrlError::new(
+                url,
+                "it has no scheme: write http:// or https:// in front of the host",
+            ))
+        }
     }
     if uri.authority().is_none() {
         return Err(InterfaceUrlError::new(url, "the URL has no host"));
@@ -156,6 +176,8 @@ pub struct HttpTransport<C> {
     binding: Binding,
     url: Uri,
     router: Router,
+    /// `Some` once an interface (or the caller) fixed the tenant: exactly
+    /// that one is sent, `""` meaning none (spec 8.3.2 rule 4).
     tenant: Option<String>,
     config: ClientConfig,
     next_id: AtomicU64,
@@ -228,11 +250,18 @@ impl<C: HttpClient> HttpTransport<C> {
         )
     }
 
-    /// The same transport sending `tenant` on every request that names
-    /// none (spec 8.3.2); an empty tenant means none.
+    /// The same transport sending exactly `tenant` on every request, as
+    /// the selected interface declares it (spec 8.3.2 rule 4: set the
+    /// `tenant` field of every request to exactly that value, and omit it
+    /// when the interface has none; an empty `tenant` means none). A
+    /// request or [`CallContext::tenant`] naming another tenant is refused
+    /// with `InvalidParamsError` naming `tenant`, and nothing is sent.
+    ///
+    /// A transport built with [`new`](HttpTransport::new) and without this
+    /// call selected no interface: it sends the request's own tenant, else
+    /// the context's.
     pub fn with_tenant(mut self, tenant: impl Into<String>) -> HttpTransport<C> {
-        let tenant = tenant.into();
-        self.tenant = (!tenant.is_empty()).then_some(tenant);
+        self.tenant = Some(tenant.into());
         self
     }
 
@@ -252,9 +281,9 @@ impl<C: HttpClient> HttpTransport<C> {
         &self.url
     }
 
-    /// The tenant sent by default.
+    /// The tenant every request carries, when one is fixed and not empty.
     pub fn tenant(&self) -> Option<&str> {
-        self.tenant.as_deref()
+        self.tenant.as_deref().filter(|t| !t.is_empty())
     }
 
     /// The limits.
@@ -300,12 +329,7 @@ impl<C: HttpClient> HttpTransport<C> {
                 &["1.0"],
             ));
         }
-        let tenant = request.tenant_mut();
-        if tenant.is_empty() {
-            if let Some(t) = cx.tenant.as_deref().or(self.tenant.as_deref()) {
-                t.clone_into(tenant);
-            }
-        }
+        self.set_tenant(cx, request.tenant_mut())?;
         let (method, uri, body, id) = match self.binding {
             Binding::JsonRpc => {
                 let n = self.next_id.fetch_add(1, Ordering::Relaxed);
@@ -352,6 +376,41 @@ impl<C: HttpClient> HttpTransport<C> {
         *http_request.uri_mut() = uri;
         *http_request.headers_mut() = headers;
         Ok((http_request, id))
+    }
+
+    /// Puts the tenant to send into the request's field: the fixed one
+    /// (see [`with_tenant`](HttpTransport::with_tenant)), refusing another;
+    /// else the request's own, else the context's.
+    fn set_tenant(&self, cx: &CallContext, tenant: &mut String) -> Result<(), A2aError> {
+        let Some(fixed) = self.tenant.as_deref() else {
+            if tenant.is_empty() {
+                if let Some(t) = cx.tenant.as_deref() {
+                    t.clone_into(tenant);
+                }
+            }
+            return Ok(());
+        };
+        for (whose, asked) in [
+            ("request", tenant.as_str()),
+            ("context", cx.tenant.as_deref().unwrap_or("")),
+        ] {
+            if !asked.is_empty() && asked != fixed {
+                return Err(A2aError::invalid_params(vec![FieldViolation {
+                    field: "tenant".to_owned(),
+                    description: format!(
+                        "the {whose} names tenant {asked:?}, but the selected interface \
+                         declares {} (spec 8.3.2: every request carries exactly that)",
+                        if fixed.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            format!("{fixed:?}")
+                        }
+                    ),
+                }]));
+            }
+        }
+        fixed.clone_into(tenant);
+        Ok(())
     }
 
     /// Method, URI and body of an HTTP+JSON request (spec 11.3-11.5), by
@@ -494,13 +553,14 @@ impl<C: HttpClient> HttpTransport<C> {
                     )
                 }
                 Some(e) => e.with_received_status(status),
-                None => A2aError::from_status(status, None),
+                None => status_without_error(status, &self.url.to_string()),
             },
-            Binding::HttpJson => A2aError::from_status(
-                status,
-                json.and_then(|b| serde_json::from_slice::<ErrorBody>(&b).ok())
-                    .map(|b| b.error),
-            ),
+            Binding::HttpJson => {
+                match json.and_then(|b| serde_json::from_slice::<ErrorBody>(&b).ok()) {
+                    Some(body) => A2aError::from_status(status, Some(body.error)),
+                    None => status_without_error(status, &self.url.to_string()),
+                }
+            }
         };
         with_challenges(error, &parts.headers)
     }

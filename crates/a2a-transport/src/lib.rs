@@ -24,7 +24,14 @@
 //! struct Agent; // a real one implements the operations it offers
 //! impl A2aService for Agent {}
 //!
-//! let card = AgentCard { name: "Agent".into(), ..Default::default() };
+//! let card: AgentCard = a2a_types::from_slice(br#"{
+//!     "name": "Agent", "description": "Answers questions", "version": "1.0.0",
+//!     "supportedInterfaces": [{"url": "https://agent.example/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+//!         {"url": "https://agent.example/v1", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}],
+//!     "capabilities": {},
+//!     "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+//!     "skills": [{"id": "qa", "name": "Q&A", "description": "Answers", "tags": ["qa"]}]
+//! }"#)?;
 //! let config = ServerConfig::new()
 //!     .with_rest_base_path("/v1")
 //!     .with_authenticator(BearerAuth::new("bearer").with_token("t0k3n", "alice"));
@@ -102,18 +109,18 @@
 //!
 //! | input | default | where |
 //! | --- | --- | --- |
-//! | request body | 16 MiB (413, by `Content-Length` first) | [`ServerConfig::max_body_size`] |
-//! | JSON-RPC batch | 32 requests, 1 MiB (413, one `-32600`) | [`ServerConfig::batch_limits`] |
+//! | request body | 16 MiB (413, by `Content-Length` first) | [`ServerConfig::max_body_size`](crate::ServerConfig::max_body_size) |
+//! | JSON-RPC batch | 32 requests, 1 MiB (413, one `-32600`) | [`ServerConfig::batch_limits`](crate::ServerConfig::batch_limits) |
 //! | `Accept` (HTTP+JSON) | 64 media ranges read | [`server`] ("Media types") |
-//! | request path | 2048 bytes (414) | [`ServerConfig::max_path_len`], [`Router::with_max_path_len`] |
-//! | query string | 4096 bytes, 64 parameters | [`QueryConfig`] |
-//! | `A2A-Version` | 32 bytes | [`MAX_VERSION_LEN`] |
-//! | `A2A-Extensions` | 32 URIs of 1024 bytes | [`ExtensionLimits`] |
-//! | webhook URL | 4096 bytes | [`MAX_WEBHOOK_URL_LEN`] |
-//! | response body (client) | 16 MiB | [`ClientConfig::max_response_body`] |
-//! | error body read (client) | 64 KiB | [`ClientConfig::max_error_body`] |
-//! | SSE line and event (client) | 16 MiB each | [`ClientConfig::sse`] |
-//! | agent card (client) | 1 MiB | [`CardResolver::with_max_card_size`] |
+//! | request path | 2048 bytes (414) | [`ServerConfig::max_path_len`](crate::ServerConfig::max_path_len), [`Router::with_max_path_len`](crate::http_json::Router::with_max_path_len) |
+//! | query string | 4096 bytes, 64 parameters | [`QueryConfig`](crate::http_json::QueryConfig) |
+//! | `A2A-Version` | 32 bytes | [`MAX_VERSION_LEN`](crate::service_params::MAX_VERSION_LEN) |
+//! | `A2A-Extensions` | 32 URIs of 1024 bytes | [`ExtensionLimits`](crate::service_params::ExtensionLimits) |
+//! | webhook URL | 4096 bytes | [`MAX_WEBHOOK_URL_LEN`](crate::webhook::MAX_WEBHOOK_URL_LEN) |
+//! | response body (client) | 16 MiB | [`ClientConfig::max_response_body`](crate::ClientConfig::max_response_body) |
+//! | error body read (client) | 64 KiB | [`ClientConfig::max_error_body`](crate::ClientConfig::max_error_body) |
+//! | SSE line and event (client) | 16 MiB each | [`ClientConfig::sse`](crate::ClientConfig::sse) |
+//! | agent card (client) | 1 MiB | [`CardResolver::with_max_card_size`](crate::client::CardResolver::with_max_card_size) |
 //!
 //! ```
 //! use a2a_transport::http_json::Router;
@@ -185,7 +192,13 @@ pub mod server {
     //!    `ExtensionSupportRequiredError`.
     //! 5. **Request decoding and validation**: JSON-RPC envelope and params
     //!    (`-32700`, `-32600`, `-32601`, `-32602`), HTTP+JSON body, path and
-    //!    query (400 with `google.rpc.BadRequest`).
+    //!    query (400 with `google.rpc.BadRequest`); then the request's
+    //!    REQUIRED fields ([`A2aRequest::validate`](a2a_types::A2aRequest::validate))
+    //!    and the spec's field rules
+    //!    ([`A2aRequest::check_rules`](a2a_types::A2aRequest::check_rules):
+    //!    `historyLength` not negative, spec 3.2.4; `ListTasks.pageSize` 1 to
+    //!    100), all violations in one `InvalidParamsError`, so no handler sees
+    //!    `historyLength: -5`. The tenant then goes into the context.
     //! 6. **Capability gating** from the card (spec 3.3.4, 13.3).
     //! 7. **The handler**, through [`dispatch`](crate::dispatch). For a streaming operation the
     //!    first event is awaited before answering, so that an error the handler
@@ -205,7 +218,7 @@ pub mod server {
     //!   request's `Accept` rates `application/json` higher (RFC 9110
     //!   section 12.5.1), errors included. A request body must be one of the
     //!   two (415, `ContentTypeNotSupportedError`).
-    //! - **Input modes**: with [`ServerConfig::check_input_modes`], a message
+    //! - **Input modes**: with [`ServerConfig::check_input_modes`](crate::ServerConfig::check_input_modes), a message
     //!   part whose media type the card does not accept is refused with
     //!   `ContentTypeNotSupportedError` at step 6 ([`check_input_modes`]).
     //! - **Routing**: the card path first, then the JSON-RPC path (exact
@@ -218,6 +231,11 @@ pub mod server {
     //! - **A `Principal` in the request's extensions** (put there by a host
     //!   middleware) is taken as authenticated, without calling the
     //!   [`Authenticator`](crate::server::Authenticator).
+    //! - **The card is checked at construction** ([`A2aServer::new`](crate::A2aServer::new)): it
+    //!   must pass [`Validate`](a2a_types::Validate) (a card `discover`
+    //!   would reject is never served), and each `supportedInterfaces` entry
+    //!   must be a binding, path and version this server serves (spec 8.3.1,
+    //!   5.2). A mismatch is a [`ConfigError`](crate::server::ConfigError), not a silently wrong card.
     //! - **Panics** in the handler, its streams or the authenticator are
     //!   caught and answered as `InternalError` (500 / `-32603`), never
     //!   unwound into the host.

@@ -31,7 +31,7 @@ use bytes::{Buf, Bytes, BytesMut};
 use http::{Request, Response};
 
 use crate::body::Body;
-use crate::server::A2aServer;
+use crate::a2a_server::A2aServer;
 use crate::service::{A2aService, BoxFuture};
 
 /// An [`A2aServer`] shared as a `tower::Service<http::Request<B>>`
@@ -47,7 +47,12 @@ use crate::service::{A2aService, BoxFuture};
 /// struct Agent;
 /// impl A2aService for Agent {}
 ///
-/// let card = AgentCard { name: "Agent".into(), ..Default::default() };
+/// let card: AgentCard = a2a_types::from_slice(br#"{
+///     "name": "Agent", "description": "Answers", "version": "1.0.0",
+///     "supportedInterfaces": [{"url": "https://agent.example/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+///     "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+///     "skills": [{"id": "qa", "name": "Q&A", "description": "Answers", "tags": ["qa"]}]
+/// }"#)?;
 /// let server = A2aServer::new(Agent, card, ServerConfig::new().with_max_body_size(4))?;
 /// let mut service = TowerService::new(Arc::new(server));
 ///

@@ -12,8 +12,8 @@ use a2a_transport::{
     A2aService, Binding, CallContext, ClientConfig, HttpTransport, ProtocolVersion,
 };
 use a2a_types::{
-    A2aError, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, ErrorKind,
-    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
+    A2aError, AgentInterface, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
+    ErrorKind, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
     ListTaskPushNotificationConfigsRequest, ListTasksRequest, Message, SendMessageRequest,
     StreamResponse, SubscribeToTaskRequest, TaskPushNotificationConfig, TaskState, Timestamp,
 };
@@ -342,11 +342,12 @@ fn empty_delete_answers_and_204_are_accepted() {
 }
 
 #[test]
-fn tenant_precedence_request_then_context_then_transport() {
+fn the_selected_interfaces_tenant_is_sent_exactly() {
+    // Spec 8.3.2 rule 4: the transport of an interface with tenant "acme"
+    // sends "acme" on every request, and refuses to send another.
     let (client, t) = transport(Binding::HttpJson);
     let task = task_json("t1", "TASK_STATE_WORKING").to_string();
     let ct = [("content-type", "application/json")];
-    client.push_body(200, &ct, &task);
     client.push_body(200, &ct, &task);
     client.push_body(200, &ct, &task);
     let own = GetTaskRequest {
@@ -354,27 +355,62 @@ fn tenant_precedence_request_then_context_then_transport() {
         id: "t1".into(),
         ..Default::default()
     };
-    block_on(t.get_task(&CallContext::new().with_tenant("ctx"), own)).unwrap();
-    block_on(t.get_task(
+    let err = block_on(t.get_task(&CallContext::new(), own)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidParams);
+    assert_eq!(
+        err.field_violations().next().map(|v| v.field.as_str()),
+        Some("tenant")
+    );
+    assert!(err.message().contains("\"own\""), "{err}");
+    let err = block_on(t.get_task(
         &CallContext::new().with_tenant("ctx"),
         GetTaskRequest::new("t1"),
     ))
-    .unwrap();
+    .unwrap_err();
+    assert!(
+        err.message().contains("context names tenant \"ctx\""),
+        "{err}"
+    );
+    let same = GetTaskRequest {
+        tenant: "acme".into(),
+        id: "t1".into(),
+        ..Default::default()
+    };
+    block_on(t.get_task(&CallContext::new(), same)).unwrap();
     block_on(t.get_task(&CallContext::new(), GetTaskRequest::new("t1"))).unwrap();
     let paths: Vec<String> = client
         .requests()
         .iter()
         .map(|r| r.uri().path().to_owned())
         .collect();
-    assert_eq!(
-        paths,
-        [
-            "/a2a/own/tasks/t1",
-            "/a2a/ctx/tasks/t1",
-            "/a2a/acme/tasks/t1"
-        ]
-    );
+    assert_eq!(paths, ["/a2a/acme/tasks/t1", "/a2a/acme/tasks/t1"]);
 
+    // An interface without a tenant: requests carry none.
+    let client = Scripted::new();
+    let none = AgentInterface::new("https://h.example", "HTTP+JSON", "1.0");
+    let t = HttpTransport::for_interface(Arc::clone(&client), &none)
+        .unwrap()
+        .unwrap();
+    assert_eq!(t.tenant(), None);
+    client.push_body(200, &ct, &task);
+    let err = block_on(t.get_task(&CallContext::new(), own_tenant("t1"))).unwrap_err();
+    assert!(err.message().contains("declares none"), "{err}");
+    block_on(t.get_task(&CallContext::new(), GetTaskRequest::new("t1"))).unwrap();
+    assert_eq!(client.requests()[0].uri().path(), "/tasks/t1");
+}
+
+fn own_tenant(id: &str) -> GetTaskRequest {
+    GetTaskRequest {
+        tenant: "own".into(),
+        id: id.into(),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn without_an_interface_the_request_then_the_context_choose() {
+    let task = task_json("t1", "TASK_STATE_WORKING").to_string();
+    let ct = [("content-type", "application/json")];
     // Without any tenant there is no prefix, and a tenant that would read
     // as a route is escaped.
     let client = Scripted::new();
@@ -642,7 +678,12 @@ fn response_bodies_are_bounded() {
         );
         let err = block_on(t.get_task(&CallContext::new(), GetTaskRequest::new("t1"))).unwrap_err();
         assert_eq!(err.http_status(), 404);
-        assert_eq!(err.message(), "HTTP status 404");
+        assert_eq!(ClientFailure::of(&err), Some(ClientFailure::HttpStatus));
+        assert!(
+            err.message()
+                .starts_with("HTTP 404 Not Found from https://"),
+            "{err}"
+        );
     }
 }
 

@@ -15,6 +15,14 @@ use crate::{DecodeError, DecodeErrorKind};
 
 /// `ErrorInfo.domain` for A2A errors (spec 10.6, 11.6).
 pub const ERROR_DOMAIN: &str = "a2a-protocol.org";
+
+/// `ErrorInfo.domain` of the details a client adds to errors that no agent
+/// produced: a connection refused, a timeout, an HTTP status without an A2A
+/// error (`a2a_transport::client::ClientFailure` names the reasons). Such
+/// an error travels as an [`A2aError`] through the service trait, and
+/// [`Display`](fmt::Display) shows its message alone, which says what
+/// happened: no agent answered `InternalError (-32603)`.
+pub const CLIENT_ERROR_DOMAIN: &str = "client.a2a-transport";
 /// `@type` of a `google.rpc.ErrorInfo` detail.
 pub const ERROR_INFO_TYPE: &str = "type.googleapis.com/google.rpc.ErrorInfo";
 /// `@type` of a `google.rpc.BadRequest` detail.
@@ -796,6 +804,14 @@ impl A2aError {
         })
     }
 
+    /// Whether a client marked the error as its own failure, not an
+    /// agent's answer (an `ErrorInfo` in [`CLIENT_ERROR_DOMAIN`]).
+    pub fn is_client_failure(&self) -> bool {
+        self.0.details.iter().any(
+            |d| matches!(d, ErrorDetail::ErrorInfo(info) if info.domain == CLIENT_ERROR_DOMAIN),
+        )
+    }
+
     /// Every field violation of every `BadRequest` detail.
     pub fn field_violations(&self) -> impl Iterator<Item = &FieldViolation> {
         self.0.details.iter().flat_map(|d| match d {
@@ -945,6 +961,9 @@ impl fmt::Debug for A2aError {
 
 impl fmt::Display for A2aError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_client_failure() {
+            return f.write_str(&self.0.message);
+        }
         match self.kind() {
             ErrorKind::Unknown => write!(f, "error {}: {}", self.0.code, self.0.message),
             k => write!(f, "{k} ({}): {}", self.0.code, self.0.message),

@@ -132,6 +132,7 @@ mod protojson;
 mod push;
 mod reconstruct;
 mod requests;
+mod rules;
 mod security;
 mod task;
 mod timestamp;
@@ -151,7 +152,7 @@ pub use decode::{
 };
 pub use error::{
     A2aError, BadRequest, ErrorBody, ErrorCode, ErrorDetail, ErrorInfo, ErrorKind, FieldViolation,
-    JsonRpcError, RpcStatus, BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE,
+    JsonRpcError, RpcStatus, BAD_REQUEST_TYPE, CLIENT_ERROR_DOMAIN, ERROR_DOMAIN, ERROR_INFO_TYPE,
 };
 pub use events::{StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent};
 pub use json::{to_vec, to_writer};
@@ -165,6 +166,9 @@ pub use requests::{
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
     ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse,
     SendMessageConfiguration, SendMessageRequest, SendMessageResponse, SubscribeToTaskRequest,
+};
+pub use rules::{
+    history_limit, list_page_size, TaskCursor, DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE,
 };
 pub use security::{
     APIKeySecurityScheme, AuthorizationCodeOAuthFlow, ClientCredentialsOAuthFlow,

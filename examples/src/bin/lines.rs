@@ -21,7 +21,8 @@ async fn main() -> std::io::Result<()> {
         AgentConfig::default().with_interfaces(vec![AgentInterface::new("stdio:", BINDING, "1.0")]);
     let agent = ReferenceAgent::new(config, Arc::new(RecordingPushSender::new()));
     let card = agent.agent_card().clone();
-    let server = A2aServer::new(agent, card, ServerConfig::new()).map_err(std::io::Error::other)?;
+    let config = ServerConfig::new().with_external_binding(BINDING);
+    let server = A2aServer::new(agent, card, config).map_err(std::io::Error::other)?;
     serve_lines(
         Arc::new(server),
         tokio::io::stdin(),

@@ -70,10 +70,13 @@ async fn main() -> std::io::Result<()> {
         "floor" => floor(listener, Bytes::from(bytes)).await,
         "constant" => {
             let task: Task = a2a_types::from_slice(&bytes).map_err(std::io::Error::other)?;
-            let card = AgentCard {
-                name: "constant".into(),
-                ..AgentCard::default()
-            };
+            // The reference agent's card: a valid card declaring what the
+            // server serves (JSON-RPC at `/`, HTTP+JSON at the root).
+            let reference = a2a_reference_agent::ReferenceAgent::new(
+                a2a_reference_agent::AgentConfig::default(),
+                Arc::new(a2a_reference_agent::RecordingPushSender::new()),
+            );
+            let card: AgentCard = reference.agent_card().clone();
             let server = A2aServer::new(Constant(task), card, ServerConfig::new())
                 .map_err(std::io::Error::other)?;
             serve(

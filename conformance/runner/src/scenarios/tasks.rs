@@ -66,6 +66,14 @@ pub(crate) fn list() -> Vec<Scenario> {
             history_list
         ),
         scenario!(
+            "history.negative",
+            "3.2.4",
+            Must,
+            Kind::Behaviour,
+            "a negative historyLength is refused with InvalidParamsError (3.3.2)",
+            history_negative
+        ),
+        scenario!(
             "list.artifacts-omitted",
             "3.1.4",
             Must,
@@ -253,6 +261,32 @@ async fn history_zero(cx: &Ctx<'_>) -> Check {
         format!("{} messages", none.history.len()),
     )?;
     cx.note("no history");
+    Ok(())
+}
+
+async fn history_negative(cx: &Ctx<'_>) -> Check {
+    cx.contract().await?;
+    let task = cx.send_task("input").await?;
+    let mut get = GetTaskRequest::new(&task.id);
+    get.history_length = Some(-5);
+    let got = cx.within(cx.svc().get_task(&cx.cx(), get)).await?;
+    expect_error(
+        got,
+        ErrorKind::InvalidParams,
+        "for GetTask historyLength -5",
+    )?;
+    let list = ListTasksRequest {
+        context_id: task.context_id.clone(),
+        history_length: Some(-1),
+        ..Default::default()
+    };
+    let got = cx.within(cx.svc().list_tasks(&cx.cx(), list)).await?;
+    expect_error(
+        got,
+        ErrorKind::InvalidParams,
+        "for ListTasks historyLength -1",
+    )?;
+    cx.note("refused");
     Ok(())
 }
 

@@ -238,3 +238,49 @@ fn task_not_found_carries_the_task_id() {
         "ghost"
     );
 }
+
+#[test]
+fn field_rules_are_checked_before_the_handler() {
+    // A handler that checks nothing still never sees these values: the
+    // pipeline refuses them with the spec's error (3.2.4, 3.1.4, 3.3.2).
+    let server = memory_server();
+    let alice: Headers<'_> = &[("authorization", "Bearer t0k3n")];
+    let a = rest(
+        &server,
+        Method::GET,
+        "/tasks/t-1?historyLength=-5",
+        None,
+        alice,
+    );
+    assert_eq!(rest_error(&a), (400, "INVALID_PARAMS".into()));
+    assert_eq!(violations(&a), ["historyLength"]);
+    let a = rest(&server, Method::GET, "/tasks?pageSize=0", None, alice);
+    assert_eq!(violations(&a), ["pageSize"]);
+    let a = rpc(
+        &server,
+        "ListTasks",
+        json!({"pageSize": 101, "historyLength": -1}),
+        alice,
+    );
+    assert_eq!(rpc_error(&a).0, -32602);
+    assert_eq!(violations(&a), ["pageSize", "historyLength"]);
+    let a = rpc(
+        &server,
+        "SendMessage",
+        json!({"message": user_message("m1", "hi"), "configuration": {"historyLength": -2}}),
+        alice,
+    );
+    assert_eq!(violations(&a), ["configuration.historyLength"]);
+    // REQUIRED fields and rules are reported together.
+    let a = rpc(&server, "GetTask", json!({"historyLength": -1}), alice);
+    assert_eq!(violations(&a), ["id", "historyLength"]);
+    assert!(server.service().seen().is_empty(), "the handler ran");
+    // The bounds themselves pass.
+    let a = rpc(
+        &server,
+        "ListTasks",
+        json!({"pageSize": 100, "historyLength": 0}),
+        alice,
+    );
+    assert!(result(&a)["tasks"].is_array());
+}

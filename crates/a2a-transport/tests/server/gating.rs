@@ -269,12 +269,8 @@ fn versions_are_negotiated() {
     assert_eq!(b.status, 404, "patch versions are ignored");
 
     // A server configured for other versions names them.
-    let s = A2aServer::new(
-        Memory::default(),
-        full_card(),
-        ServerConfig::new().with_versions([ProtocolVersion::new(1, 1)]),
-    )
-    .unwrap();
+    let config = ServerConfig::new().with_versions([ProtocolVersion::new(1, 1)]);
+    let s = A2aServer::new(Memory::default(), card_for(&config), config).unwrap();
     let a = rpc(&s, "GetTask", json!({"id": "t"}), &[]);
     assert_eq!(
         a.json()["error"]["data"][0]["metadata"]["supportedVersions"],

@@ -136,12 +136,8 @@ fn unknown_routes_are_404() {
         assert_eq!(rest_error(&a), (404, "METHOD_NOT_FOUND".into()));
     }
     // With HTTP+JSON off, the JSON-RPC body answers.
-    let s = A2aServer::new(
-        Memory::default(),
-        full_card(),
-        ServerConfig::new().without_rest(),
-    )
-    .unwrap();
+    let config = ServerConfig::new().without_rest();
+    let s = A2aServer::new(Memory::default(), card_for(&config), config).unwrap();
     let a = raw(&s, Request::get("/tasks"), Bytes::new());
     assert_eq!(a.status, 404);
     assert_eq!(rpc_error(&a).0, -32601);
@@ -376,14 +372,10 @@ fn over_long_paths_and_queries_are_414() {
         Some(http::StatusCode::URI_TOO_LONG)
     );
 
-    let s = A2aServer::new(
-        Memory::default(),
-        full_card(),
-        ServerConfig::new()
-            .with_jsonrpc_path(format!("/{}", "r".repeat(300)))
-            .with_max_path_len(256),
-    )
-    .unwrap();
+    let config = ServerConfig::new()
+        .with_jsonrpc_path(format!("/{}", "r".repeat(300)))
+        .with_max_path_len(256);
+    let s = A2aServer::new(Memory::default(), card_for(&config), config).unwrap();
     let a = raw(
         &s,
         Request::post(format!("/{}", "r".repeat(300)).as_str()),
@@ -526,7 +518,7 @@ fn handler_panics_are_internal_errors() {
 
 #[test]
 fn configuration_errors_are_reported() {
-    let bad = |c: ServerConfig| A2aServer::new(Memory::default(), full_card(), c).is_err();
+    let bad = |c: ServerConfig| A2aServer::new(Memory::default(), card_for(&c), c).is_err();
     assert!(bad(ServerConfig::new().with_jsonrpc_path("rpc")));
     assert!(bad(ServerConfig::new().with_jsonrpc_path("/r pc")));
     assert!(bad(ServerConfig::new().with_rest_base_path("v1")));
@@ -534,14 +526,10 @@ fn configuration_errors_are_reported() {
     assert!(!bad(ServerConfig::new()
         .with_jsonrpc_path("/rpc")
         .with_rest_base_path("/v1/")));
-    let s = A2aServer::new(
-        Memory::default(),
-        full_card(),
-        ServerConfig::new()
-            .with_jsonrpc_path("/rpc")
-            .with_rest_base_path("/v1"),
-    )
-    .unwrap();
+    let config = ServerConfig::new()
+        .with_jsonrpc_path("/rpc")
+        .with_rest_base_path("/v1");
+    let s = A2aServer::new(Memory::default(), card_for(&config), config).unwrap();
     assert_eq!(raw(&s, Request::get("/v1/tasks"), Bytes::new()).status, 200);
     assert_eq!(raw(&s, Request::get("/tasks"), Bytes::new()).status, 404);
     let a = raw(
@@ -551,6 +539,89 @@ fn configuration_errors_are_reported() {
     );
     assert!(a.json()["result"].is_object());
     assert!(format!("{s:?}").contains("A2aServer"));
+}
+
+#[test]
+fn the_card_must_declare_what_is_served() {
+    use a2a_transport::server::ConfigError;
+    use a2a_types::AgentInterface;
+    let served = ServerConfig::new()
+        .with_jsonrpc_path("/rpc")
+        .with_rest_base_path("/v1");
+    let refused = |interface: AgentInterface| {
+        let mut card = card_for(&served);
+        card.supported_interfaces.push(interface);
+        match A2aServer::new(Memory::default(), card, served.clone()) {
+            Err(e @ ConfigError::InterfaceNotServed { .. }) => e.to_string(),
+            other => panic!("not refused: {other:?}"),
+        }
+    };
+    // Spec 8.3.1: each interface names what is served, where.
+    let e = refused(AgentInterface::new("https://a.example/", "JSONRPC", "1.0"));
+    assert!(
+        e.contains("JSON-RPC is served at \"/rpc\", not at \"/\""),
+        "{e}"
+    );
+    let e = refused(AgentInterface::new(
+        "https://a.example/v2",
+        "HTTP+JSON",
+        "1.0",
+    ));
+    assert!(e.contains("under \"/v1\", not under \"/v2\""), "{e}");
+    let e = refused(AgentInterface::new("https://a.example/rpc", "GRPC", "1.0"));
+    assert!(e.contains("serves JSONRPC and HTTP+JSON only"), "{e}");
+    // Unless the host serves it itself (a custom transport, spec 12).
+    let mut card = card_for(&served);
+    card.supported_interfaces
+        .push(AgentInterface::new("stdio:", "json-lines", "1.0"));
+    let external = served.clone().with_external_binding("json-lines");
+    assert!(A2aServer::new(Memory::default(), card, external).is_ok());
+    let e = refused(AgentInterface::new(
+        "https://a.example/rpc",
+        "JSONRPC",
+        "1.1",
+    ));
+    assert!(
+        e.contains("version 1.1 is not among the versions served"),
+        "{e}"
+    );
+    let e = refused(AgentInterface::new("a.example/rpc", "JSONRPC", "1.0"));
+    assert!(e.contains("\"a.example/rpc\""), "{e}");
+    let off = ServerConfig::new().without_rest();
+    let card = card_for(&ServerConfig::new());
+    assert!(matches!(
+        A2aServer::new(Memory::default(), card, off),
+        Err(ConfigError::InterfaceNotServed { .. })
+    ));
+    // Host, scheme and a final `/` of the base path are not the server's.
+    let mut card = card_for(&served);
+    card.supported_interfaces = vec![
+        AgentInterface::new("http://proxy.example:8080/rpc", "JSONRPC", "1.0.3"),
+        AgentInterface::new("https://other.example/v1/", "HTTP+JSON", "1.0"),
+    ];
+    assert!(A2aServer::new(Memory::default(), card.clone(), served.clone()).is_ok());
+
+    // Behind a proxy that strips a prefix, the URLs carry it.
+    card.supported_interfaces = vec![
+        AgentInterface::new("https://a.example/a2a/rpc", "JSONRPC", "1.0"),
+        AgentInterface::new("https://a.example/a2a/v1", "HTTP+JSON", "1.0"),
+    ];
+    let behind = served.clone().with_public_path_prefix("/a2a/");
+    assert!(A2aServer::new(Memory::default(), card.clone(), behind).is_ok());
+    let e = A2aServer::new(Memory::default(), card, served.clone()).unwrap_err();
+    assert!(e.to_string().contains("not at \"/a2a/rpc\""), "{e}");
+
+    // A card discovery would reject is never served (spec 4.4.1).
+    let mut card = card_for(&served);
+    card.skills.clear();
+    card.description.clear();
+    match A2aServer::new(Memory::default(), card, served) {
+        Err(ConfigError::InvalidCard(v)) => {
+            let fields: Vec<&str> = v.iter().map(|v| v.field.as_str()).collect();
+            assert_eq!(fields, ["description", "skills"]);
+        }
+        other => panic!("not refused: {other:?}"),
+    }
 }
 
 fn arb_method() -> impl Strategy<Value = Method> {

@@ -301,6 +301,28 @@ pub fn full_card() -> AgentCard {
     card
 }
 
+/// The full card with its interfaces where `config` serves them, in the
+/// versions it serves (`A2aServer::new` refuses a card that declares
+/// anything else, spec 8.3.1).
+pub fn card_for(config: &ServerConfig) -> AgentCard {
+    let mut card = full_card();
+    card.supported_interfaces.clear();
+    for version in &config.versions {
+        let version = version.to_string();
+        if let Some(path) = &config.jsonrpc_path {
+            let url = format!("https://agent.example{path}");
+            card.supported_interfaces
+                .push(AgentInterface::new(url, "JSONRPC", version.as_str()));
+        }
+        if let Some(base) = &config.rest_base_path {
+            let url = format!("https://agent.example{base}");
+            card.supported_interfaces
+                .push(AgentInterface::new(url, "HTTP+JSON", version.as_str()));
+        }
+    }
+    card
+}
+
 /// A server over a fresh [`Memory`] agent with the full card, accepting
 /// the bearer token `t0k3n` as `alice`.
 pub fn memory_server() -> A2aServer<Memory> {
