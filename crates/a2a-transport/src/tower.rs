@@ -30,8 +30,8 @@ use a2a_types::{A2aError, ErrorKind};
 use bytes::{Buf, Bytes, BytesMut};
 use http::{Request, Response};
 
-use crate::body::Body;
 use crate::a2a_server::A2aServer;
+use crate::body::Body;
 use crate::service::{A2aService, BoxFuture};
 
 /// An [`A2aServer`] shared as a `tower::Service<http::Request<B>>`
