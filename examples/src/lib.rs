@@ -16,6 +16,7 @@
 //! - [`lines`]: a custom transport, A2A over line-delimited JSON-RPC on
 //!   any byte stream, served through the same public pipeline as HTTP
 //!   ([`A2aServer::serve`](a2a_transport::A2aServer::serve)).
+//! - [`constant`]: the constant-answer agent the pipeline bench measures.
 //! - [`converse`] ([`conversation`]): send, stream, get, cancel and list,
 //!   against any [`A2aService`](a2a_transport::A2aService), printing what
 //!   happens.
@@ -38,6 +39,7 @@
 //! streamed events per second (see `scripts/bench-agent`).
 
 pub mod axum_app;
+pub mod constant;
 pub mod conversation;
 pub mod lines;
 pub mod own_agent;

@@ -5,10 +5,9 @@
 //!   `a2a_hyper::serve` runs it) answering every request with the bytes of
 //!   FILE as `application/json`, after reading the request body; no A2A
 //!   work at all (the HTTP floor).
-//! - `--mode constant --task FILE`: an [`A2aServer`] over an agent whose
-//!   `SendMessage` answers the Task in FILE (ProtoJSON) without doing
-//!   anything, served by `a2a_hyper::serve`; every other step is the
-//!   library's (routing, version, decoding, validation, encoding).
+//! - `--mode constant --task FILE`: [`constant_server`] answering the Task
+//!   in FILE (ProtoJSON), served by `a2a_hyper::serve`; every other step
+//!   is the library's (routing, version, decoding, validation, encoding).
 //!
 //! ```text
 //! pipeline-bench --mode floor --body answer.json --port 18181
@@ -19,30 +18,15 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use a2a_examples::constant::constant_server;
 use a2a_hyper::{serve, ServeOptions};
-use a2a_transport::{A2aServer, A2aService, BoxFuture, CallContext, ServerConfig};
-use a2a_types::{A2aError, AgentCard, SendMessageRequest, SendMessageResponse, Task};
+use a2a_types::Task;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::service::service_fn;
 use hyper::{Request, Response};
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use tokio::net::TcpListener;
-
-/// An agent that answers one Task to every message.
-struct Constant(Task);
-
-impl A2aService for Constant {
-    fn send_message<'a>(
-        &'a self,
-        _: &'a CallContext,
-        _: SendMessageRequest,
-    ) -> BoxFuture<'a, Result<SendMessageResponse, A2aError>> {
-        Box::pin(std::future::ready(Ok(SendMessageResponse::Task(
-            self.0.clone(),
-        ))))
-    }
-}
 
 fn usage() -> ! {
     eprintln!("usage: pipeline-bench --mode floor|constant --port N (--body FILE | --task FILE)");
@@ -70,14 +54,7 @@ async fn main() -> std::io::Result<()> {
         "floor" => floor(listener, Bytes::from(bytes)).await,
         "constant" => {
             let task: Task = a2a_types::from_slice(&bytes).map_err(std::io::Error::other)?;
-            // The reference agent's card: a valid card declaring what the
-            // server serves (JSON-RPC at `/`, HTTP+JSON at the root).
-            let reference = a2a_reference_agent::ReferenceAgent::new(
-                a2a_reference_agent::AgentConfig::default(),
-                Arc::new(a2a_reference_agent::RecordingPushSender::new()),
-            );
-            let card: AgentCard = reference.agent_card().clone();
-            let server = A2aServer::new(Constant(task), card, ServerConfig::new())
+            let server = constant_server(task, &format!("http://127.0.0.1:{port}"))
                 .map_err(std::io::Error::other)?;
             serve(
                 listener,
