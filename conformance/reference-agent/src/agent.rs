@@ -1,6 +1,8 @@
 //! [`ReferenceAgent`]: the `A2aService` implementation.
 
+use std::future::Future;
 use std::sync::Arc;
+use std::task::{Context, Waker};
 
 use a2a_transport::server::media_range_covers;
 use a2a_transport::{
@@ -140,13 +142,33 @@ impl ReferenceAgent {
         self.inner.store.len()
     }
 
-    fn spawn(&self, entry: Arc<TaskEntry>, work: Work) {
+    /// Starts `work` on the task. `waited_on` says that the caller blocks
+    /// until the task settles (a blocking SendMessage).
+    fn spawn(&self, entry: Arc<TaskEntry>, work: Work, waited_on: bool) {
+        let inline = waited_on && !entry.has_webhooks();
         let worker = Worker {
             entry,
             ids: Arc::clone(&self.inner.ids),
             step: self.inner.config.limits.work_step,
         };
-        tokio::spawn(worker.run(work));
+        let mut run = Box::pin(worker.run(work));
+        // Most work never waits (an echo, a failure, input-required). When
+        // nobody can see the task before it settles (the caller blocks, no
+        // webhook is told of each step) it runs here up to its first wait,
+        // and only what is left becomes a tokio task: a blocking
+        // SendMessage then finds its task settled without a wake-up from
+        // another task. Polling with a no-op waker is sound: whatever the
+        // future waits on registers the task's own waker when it is polled
+        // again after the spawn.
+        if inline
+            && run
+                .as_mut()
+                .poll(&mut Context::from_waker(Waker::noop()))
+                .is_ready()
+        {
+            return;
+        }
+        tokio::spawn(run);
     }
 
     fn task(&self, scope: &Scope, id: &str) -> Result<Arc<TaskEntry>, A2aError> {
@@ -307,7 +329,7 @@ impl ReferenceAgent {
                 None => entry.snapshot(history, true),
             };
             if resumed {
-                self.spawn(Arc::clone(&entry), work);
+                self.spawn(Arc::clone(&entry), work, !subscribe && !immediately);
             }
             let prepared = Prepared::Task {
                 entry,
@@ -362,7 +384,7 @@ impl ReferenceAgent {
             None => entry.snapshot(history, true),
         };
         self.inner.store.insert(Arc::clone(&entry));
-        self.spawn(Arc::clone(&entry), work);
+        self.spawn(Arc::clone(&entry), work, !subscribe && !immediately);
         let prepared = Prepared::Task {
             entry,
             snapshot,

@@ -69,14 +69,17 @@ impl EventLog {
         self.next_seq - self.events.len() as u64
     }
 
-    fn push(&mut self, event: StreamResponse, keep: bool) {
-        if keep {
-            if self.events.len() >= self.cap {
-                self.events.pop_front();
+    /// Numbers the next event, keeping it when given (`None`: nobody can
+    /// read it, and the log is emptied).
+    fn push(&mut self, event: Option<StreamResponse>) {
+        match event {
+            Some(event) => {
+                if self.events.len() >= self.cap {
+                    self.events.pop_front();
+                }
+                self.events.push_back(event);
             }
-            self.events.push_back(event);
-        } else {
-            self.events.clear();
+            None => self.events.clear(),
         }
         self.next_seq += 1;
     }
@@ -256,15 +259,26 @@ impl TaskEntry {
                     .enqueue(body.clone(), &target.config, &self.hub);
             }
         }
-        // The event names this task, so `apply` cannot fail; were it to,
-        // the task would simply stay as it was.
-        let _ = apply(&mut inner.task, event.clone());
+        // Keep the event only while someone may read it (and copy it only
+        // then). The event names this task, so `apply` cannot fail; were
+        // it to, the task would simply stay as it was.
+        let watched = self.changed.receiver_count() > 0;
+        if watched {
+            let _ = apply(&mut inner.task, event.clone());
+            inner.log.push(Some(event));
+        } else {
+            let _ = apply(&mut inner.task, event);
+            inner.log.push(None);
+        }
         inner.task.limit_history(Some(self.max_history));
-        // Keep the event only while someone may read it.
-        let keep = self.changed.receiver_count() > 0;
-        inner.log.push(event, keep);
         let seq = inner.log.next_seq;
-        self.changed.send_replace(seq);
+        // Nobody to wake when nobody watches: a receiver made later reads
+        // the value, and subscribing happens under this same lock or
+        // checks the task under it afterwards.
+        self.changed.send_if_modified(|v| {
+            *v = seq;
+            watched
+        });
     }
 
     /// Records a message of the client on the task (with the task's ids
@@ -434,6 +448,11 @@ impl TaskEntry {
         Ok(view(&inner.task, None, true))
     }
 
+    /// True if the task has a webhook.
+    pub(crate) fn has_webhooks(&self) -> bool {
+        !self.lock().push.is_empty()
+    }
+
     /// Marks the task evicted: its work stops, its streams end with
     /// `TaskNotFoundError`, its webhooks receive nothing more.
     pub(crate) fn evict(&self) {
@@ -443,7 +462,9 @@ impl TaskEntry {
         for target in inner.push.drain(..) {
             target.queue.close();
         }
-        self.changed.send_modify(|_| {});
+        if self.changed.receiver_count() > 0 {
+            self.changed.send_modify(|_| {});
+        }
     }
 
     /// Runs `f` on the task's push targets, under the task's lock; `None`
