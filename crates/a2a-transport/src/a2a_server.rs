@@ -758,9 +758,11 @@ impl<S: A2aService> A2aServer<S> {
         let principal = self.authenticate(head).await?;
         let headers = head.metadata();
         let version = negotiate_version(&self.config.versions, headers, head.query())?;
-        let requested =
-            RequestedExtensions::from_request(headers, head.query(), &self.config.extension_limits)
-                .map_err(|e| A2aError::new(ErrorKind::InvalidRequest, e.to_string()))?;
+        let requested = RequestedExtensions::from_request(
+            headers,
+            head.query(),
+            &self.config.extension_limits,
+        )?;
         requested.require_all(required_extensions(&self.card))?;
         let mut cx = CallContext::new()
             .with_version(version)

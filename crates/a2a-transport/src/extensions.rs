@@ -18,7 +18,7 @@
 //! - **Limits** ([`ExtensionLimits`]): the number of distinct URIs and the
 //!   length of each; exceeding either is an error, never a truncation.
 
-use a2a_types::A2aError;
+use a2a_types::{A2aError, ErrorKind};
 use http::{HeaderMap, HeaderName, HeaderValue};
 
 use crate::query::QueryParams;
@@ -80,9 +80,10 @@ impl ExtensionLimits {
 }
 
 /// Why an `A2A-Extensions` value was refused, or could not be encoded.
+/// Every one answers `InvalidRequest` (spec 3.2.6), so the public
+/// functions hand out [`A2aError`]; the message is this type's text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ExtensionsError {
+enum ExtensionsError {
     /// More distinct URIs than [`ExtensionLimits::max_count`].
     #[error("A2A-Extensions names more than {max} extensions")]
     TooMany {
@@ -108,6 +109,12 @@ pub enum ExtensionsError {
     /// A header field value that is not visible ASCII.
     #[error("an A2A-Extensions header value is not visible ASCII")]
     InvalidHeaderValue,
+}
+
+impl From<ExtensionsError> for A2aError {
+    fn from(e: ExtensionsError) -> A2aError {
+        A2aError::new(ErrorKind::InvalidRequest, e.to_string())
+    }
 }
 
 /// The extension URIs a request asks for, in order, without duplicates
@@ -139,7 +146,7 @@ impl<'a> RequestedExtensions<'a> {
     pub fn parse<I>(
         values: I,
         limits: &ExtensionLimits,
-    ) -> Result<RequestedExtensions<'a>, ExtensionsError>
+    ) -> Result<RequestedExtensions<'a>, A2aError>
     where
         I: IntoIterator<Item = &'a str>,
     {
@@ -154,7 +161,7 @@ impl<'a> RequestedExtensions<'a> {
     pub fn from_headers(
         headers: &'a HeaderMap,
         limits: &ExtensionLimits,
-    ) -> Result<RequestedExtensions<'a>, ExtensionsError> {
+    ) -> Result<RequestedExtensions<'a>, A2aError> {
         RequestedExtensions::from_request(headers, None, limits)
     }
 
@@ -164,7 +171,7 @@ impl<'a> RequestedExtensions<'a> {
         headers: &'a HeaderMap,
         query: Option<&'a QueryParams<'_>>,
         limits: &ExtensionLimits,
-    ) -> Result<RequestedExtensions<'a>, ExtensionsError> {
+    ) -> Result<RequestedExtensions<'a>, A2aError> {
         let mut out = RequestedExtensions::default();
         for value in headers.get_all(&A2A_EXTENSIONS) {
             let text = value
@@ -273,11 +280,11 @@ fn check_uri(uri: &str) -> Result<(), ExtensionsError> {
 /// let v = encode_extensions(["https://a.example/x", "https://b.example/y"])?;
 /// assert_eq!(v.unwrap(), "https://a.example/x,https://b.example/y");
 /// assert_eq!(encode_extensions([])?, None);
-/// # Ok::<(), a2a_transport::service_params::ExtensionsError>(())
+/// # Ok::<(), a2a_types::A2aError>(())
 /// ```
 pub fn encode_extensions<'u>(
     uris: impl IntoIterator<Item = &'u str>,
-) -> Result<Option<HeaderValue>, ExtensionsError> {
+) -> Result<Option<HeaderValue>, A2aError> {
     let mut seen: Vec<&str> = Vec::new();
     let mut text = String::new();
     for uri in uris {
@@ -296,7 +303,7 @@ pub fn encode_extensions<'u>(
     }
     HeaderValue::from_str(&text)
         .map(Some)
-        .map_err(|_| ExtensionsError::InvalidHeaderValue)
+        .map_err(|_| ExtensionsError::InvalidHeaderValue.into())
 }
 
 #[cfg(test)]
@@ -307,8 +314,15 @@ mod tests {
     const GEO: &str = "https://example.com/extensions/geolocation/v1";
     const CITE: &str = "https://standards.org/extensions/citations/v1";
 
-    fn parse(values: &[&'static str]) -> Result<RequestedExtensions<'static>, ExtensionsError> {
+    fn parse(values: &[&'static str]) -> Result<RequestedExtensions<'static>, A2aError> {
         RequestedExtensions::parse(values.iter().copied(), &ExtensionLimits::new())
+    }
+
+    /// The refusal's message, after checking that it is `InvalidRequest`.
+    fn why<T: std::fmt::Debug>(result: Result<T, A2aError>) -> String {
+        let e = result.unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidRequest, "{e}");
+        e.message().to_owned()
     }
 
     #[test]
@@ -332,14 +346,11 @@ mod tests {
     #[test]
     fn refuses_bad_items() {
         for bad in ["a b", "x\u{7f}", "\u{e9}", "a\nb", "a\u{0}"] {
-            let e = parse(&[bad]).unwrap_err();
-            assert!(
-                matches!(e, ExtensionsError::InvalidUri { .. }),
-                "{bad:?}: {e}"
-            );
+            let e = why(parse(&[bad]));
+            assert!(e.starts_with("A2A-Extensions URI "), "{bad:?}: {e}");
         }
         assert_eq!(
-            parse(&["ok, a b"]).unwrap_err().to_string(),
+            why(parse(&["ok, a b"])),
             "A2A-Extensions URI \"a b\" contains whitespace, a control character or non-ASCII text"
         );
     }
@@ -350,11 +361,14 @@ mod tests {
         assert_eq!((limits.max_count(), limits.max_uri_len()), (2, 5));
         let p = |v: &'static str| RequestedExtensions::parse([v], &limits);
         assert_eq!(p("a,b,a,b").unwrap().len(), 2, "duplicates do not count");
-        assert_eq!(p("a,b,c"), Err(ExtensionsError::TooMany { max: 2 }));
+        assert_eq!(
+            why(p("a,b,c")),
+            ExtensionsError::TooMany { max: 2 }.to_string()
+        );
         assert_eq!(p("12345").unwrap().len(), 1);
         assert_eq!(
-            p(" 123456 "),
-            Err(ExtensionsError::UriTooLong { len: 6, max: 5 })
+            why(p(" 123456 ")),
+            "an A2A-Extensions URI is 6 bytes, over the limit of 5"
         );
         assert_eq!(ExtensionLimits::default(), ExtensionLimits::new());
         let many: Vec<String> = (0..=ExtensionLimits::DEFAULT_MAX_COUNT)
@@ -362,8 +376,11 @@ mod tests {
             .collect();
         let joined = many.join(",");
         assert_eq!(
-            RequestedExtensions::parse([joined.as_str()], &ExtensionLimits::new()),
-            Err(ExtensionsError::TooMany { max: 32 })
+            why(RequestedExtensions::parse(
+                [joined.as_str()],
+                &ExtensionLimits::new()
+            )),
+            "A2A-Extensions names more than 32 extensions"
         );
     }
 
@@ -386,8 +403,8 @@ mod tests {
 
         headers.append(A2A_EXTENSIONS, HeaderValue::from_bytes(b"x\xff").unwrap());
         assert_eq!(
-            RequestedExtensions::from_headers(&headers, &limits),
-            Err(ExtensionsError::InvalidHeaderValue)
+            why(RequestedExtensions::from_headers(&headers, &limits)),
+            "an A2A-Extensions header value is not visible ASCII"
         );
     }
 
@@ -417,13 +434,8 @@ mod tests {
         );
         assert_eq!(encode_extensions([]).unwrap(), None);
         for bad in ["", "a,b", "a b", "\u{e9}", "a\r\nX-Injected: 1"] {
-            assert!(
-                matches!(
-                    encode_extensions([bad]),
-                    Err(ExtensionsError::InvalidUri { .. })
-                ),
-                "{bad:?}"
-            );
+            let e = why(encode_extensions([bad]));
+            assert!(e.starts_with("A2A-Extensions URI "), "{bad:?}: {e}");
         }
         // Encoding then parsing gives the list back.
         let uris = ["https://a/1", "urn:x:y", "https://b/2?q=1&r=%20"];

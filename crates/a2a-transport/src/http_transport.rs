@@ -345,11 +345,7 @@ impl<C: HttpClient> HttpTransport<C> {
 
         let mut headers = cx.headers.clone();
         headers.insert(A2A_VERSION, version_value(cx.version));
-        let extensions =
-            encode_extensions(cx.extensions.iter().map(String::as_str)).map_err(|e| {
-                A2aError::new(ErrorKind::InvalidRequest, format!("A2A-Extensions: {e}"))
-            })?;
-        if let Some(v) = extensions {
+        if let Some(v) = encode_extensions(cx.extensions.iter().map(String::as_str))? {
             headers.insert(A2A_EXTENSIONS, v);
         }
         let accept = match (streaming, self.binding) {

@@ -366,12 +366,12 @@ pub mod service_params {
     //! message (spec 3.2.6): `A2A-Version` with its negotiation (spec 3.6)
     //! and `A2A-Extensions` (spec 3.2.6, 11.2).
     pub use crate::extensions::{
-        encode_extensions, ExtensionLimits, ExtensionsError, RequestedExtensions, A2A_EXTENSIONS,
+        encode_extensions, ExtensionLimits, RequestedExtensions, A2A_EXTENSIONS,
         A2A_EXTENSIONS_PARAM,
     };
     pub use crate::version::{
-        negotiate_version, requested_version, ProtocolVersion, RequestedVersionError, VersionError,
-        A2A_VERSION, A2A_VERSION_PARAM, MAX_ECHO_LEN, MAX_VERSION_LEN,
+        negotiate_version, ProtocolVersion, VersionError, A2A_VERSION, A2A_VERSION_PARAM,
+        MAX_ECHO_LEN, MAX_VERSION_LEN,
     };
 }
 

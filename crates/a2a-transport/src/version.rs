@@ -244,10 +244,10 @@ impl FromStr for ProtocolVersion {
 }
 
 /// Why a request's `A2A-Version` could not be read as one value.
-/// [`negotiate_version`] answers each with `VersionNotSupportedError`.
+/// [`negotiate_version`] answers each with `VersionNotSupportedError`, so
+/// this stays inside the crate.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum RequestedVersionError {
+pub(crate) enum RequestedVersionError {
     /// More than one `A2A-Version` header field.
     #[error("the A2A-Version header is given more than once: {values}")]
     RepeatedHeader {
@@ -270,7 +270,7 @@ pub enum RequestedVersionError {
 
 impl RequestedVersionError {
     /// What the request asked for, as text for the error answer.
-    pub fn requested(&self) -> &str {
+    pub(crate) fn requested(&self) -> &str {
         match self {
             RequestedVersionError::RepeatedHeader { values }
             | RequestedVersionError::RepeatedQueryParam { values } => values,
@@ -282,7 +282,7 @@ impl RequestedVersionError {
 /// The raw `A2A-Version` a request carries (spec 3.6.1): the header, else
 /// the query parameter (its name matched ignoring ASCII case), else
 /// `None`.
-pub fn requested_version<'a>(
+pub(crate) fn requested_version<'a>(
     headers: &'a HeaderMap,
     query: Option<&'a QueryParams<'_>>,
 ) -> Result<Option<&'a str>, RequestedVersionError> {
@@ -316,9 +316,11 @@ pub fn requested_version<'a>(
     })
 }
 
-/// Reads the requested version from the header or query
-/// ([`requested_version`]) and negotiates it against `served`
-/// ([`ProtocolVersion::negotiate`]).
+/// Reads the requested version (spec 3.6.1: the `A2A-Version` header, else
+/// the query parameter of that name matched ignoring ASCII case) and
+/// negotiates it against `served` ([`ProtocolVersion::negotiate`]). A
+/// header or parameter given more than once, or a header that is not
+/// visible ASCII, answers `VersionNotSupportedError` naming what was sent.
 ///
 /// ```
 /// use a2a_transport::{http_json::QueryParams, service_params::{negotiate_version, A2A_VERSION}, ProtocolVersion};
