@@ -256,7 +256,7 @@ pub mod server {
     pub use crate::keep_alive::{KeepAlive, KeepAliveStream};
     pub use crate::pipeline::{Answer, CallHead};
     #[cfg(feature = "tower-service")]
-    pub use crate::tower::TowerService;
+    pub use crate::tower::{BodyFailure, TowerService};
 }
 
 pub mod client {

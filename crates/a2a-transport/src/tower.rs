@@ -12,7 +12,10 @@
 //! error body. So the host's own body limits (axum's 2 MB default for its
 //! `Bytes` extractor) do not apply, and none is silently lower than the
 //! server's. A body that fails to arrive (the client went away) is 400
-//! `InvalidRequestError`.
+//! `InvalidRequestError`, unless its error is a [`BodyFailure`], which
+//! names its own status: a host's body wrapper that enforces a read
+//! timeout answers 408, one that enforces a memory budget 503
+//! (`a2a-hyper`'s `serve` does both).
 //!
 //! It needs no runtime: the body's frames are polled in the service's own
 //! future.
@@ -33,6 +36,44 @@ use http::{Request, Response};
 use crate::a2a_server::A2aServer;
 use crate::body::Body;
 use crate::service::{A2aService, BoxFuture};
+
+/// A request body that could not be read, with the HTTP status the answer
+/// carries (the body's error type, for a body wrapper of the host's; see
+/// the module documentation). Its `Display` is the error message.
+///
+/// ```
+/// let e = a2a_transport::server::BodyFailure::new(http::StatusCode::REQUEST_TIMEOUT, "no body byte for 10 s");
+/// assert_eq!(e.status(), 408);
+/// assert_eq!(e.to_string(), "no body byte for 10 s");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyFailure {
+    status: http::StatusCode,
+    message: String,
+}
+
+impl BodyFailure {
+    /// A failure answered with `status` (a 4xx or 5xx) and `message`.
+    pub fn new(status: http::StatusCode, message: impl Into<String>) -> BodyFailure {
+        BodyFailure {
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// The status of the answer.
+    pub fn status(&self) -> http::StatusCode {
+        self.status
+    }
+}
+
+impl fmt::Display for BodyFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for BodyFailure {}
 
 /// An [`A2aServer`] shared as a `tower::Service<http::Request<B>>`
 /// answering `http::Response<`[`Body`]`>` (see the module documentation).
@@ -109,7 +150,7 @@ impl<S, B> tower_service::Service<Request<B>> for TowerService<S>
 where
     S: A2aService + 'static,
     B: http_body::Body + Send + 'static,
-    B::Error: fmt::Display,
+    B::Error: fmt::Display + 'static,
 {
     type Response = Response<Body>;
     type Error = Infallible;
@@ -131,7 +172,7 @@ async fn respond<S, B>(server: &A2aServer<S>, request: Request<B>) -> Response<B
 where
     S: A2aService,
     B: http_body::Body + Send,
-    B::Error: fmt::Display,
+    B::Error: fmt::Display + 'static,
 {
     let (head, body) = request.into_parts();
     if let Some(refused) = server.check_head(&head) {
@@ -141,16 +182,36 @@ where
         // One byte past the limit is enough for `handle` to answer 413.
         Ok(bytes) => server.handle(Request::from_parts(head, bytes)).await,
         Err(why) => {
+            let (kind, status) = match why.status {
+                Some(status) if status.is_server_error() => (ErrorKind::Internal, status),
+                Some(status) if status.is_client_error() => (ErrorKind::InvalidRequest, status),
+                _ => (ErrorKind::InvalidRequest, http::StatusCode::BAD_REQUEST),
+            };
             let err = A2aError::new(
-                ErrorKind::InvalidRequest,
-                format!("cannot read the request body: {why}"),
+                kind,
+                format!("cannot read the request body: {}", why.message),
             );
-            server.transport_error(
-                &head,
-                server.binding_for(head.uri.path()),
-                &err,
-                http::StatusCode::BAD_REQUEST,
-            )
+            server.transport_error(&head, server.binding_for(head.uri.path()), &err, status)
+        }
+    }
+}
+
+/// Why [`read_limited`] stopped: the body's error as text, with the status
+/// a [`BodyFailure`] names.
+#[derive(Debug)]
+struct ReadFailure {
+    message: String,
+    status: Option<http::StatusCode>,
+}
+
+impl ReadFailure {
+    fn from_error<E: fmt::Display + 'static>(e: &E) -> ReadFailure {
+        let status = (e as &dyn std::any::Any)
+            .downcast_ref::<BodyFailure>()
+            .map(BodyFailure::status);
+        ReadFailure {
+            message: e.to_string(),
+            status,
         }
     }
 }
@@ -158,10 +219,10 @@ where
 /// The body's data, until it ends or holds more than `max` bytes (then
 /// `max + 1` of them: the rest is never read). A body of one data frame
 /// is not copied.
-async fn read_limited<B>(body: B, max: usize) -> Result<Bytes, String>
+async fn read_limited<B>(body: B, max: usize) -> Result<Bytes, ReadFailure>
 where
     B: http_body::Body,
-    B::Error: fmt::Display,
+    B::Error: fmt::Display + 'static,
 {
     let mut body = pin!(body);
     let mut first: Option<Bytes> = None;
@@ -174,7 +235,7 @@ where
         let mut data = match body.as_mut().poll_frame(cx) {
             Poll::Pending => return Poll::Pending,
             Poll::Ready(None) => return Poll::Ready(Ok(())),
-            Poll::Ready(Some(Err(e))) => return Poll::Ready(Err(e.to_string())),
+            Poll::Ready(Some(Err(e))) => return Poll::Ready(Err(ReadFailure::from_error(&e))),
             Poll::Ready(Some(Ok(frame))) => match frame.into_data() {
                 Ok(data) => data,
                 // Trailers carry no body bytes.
@@ -274,9 +335,32 @@ mod tests {
             Ok(Frame::data(Bytes::from_static(b"a"))),
             Err("connection reset"),
         ]));
+        let failure = block_on(read_limited(body, 4)).unwrap_err();
         assert_eq!(
-            block_on(read_limited(body, 4)).unwrap_err(),
-            "connection reset"
+            (failure.message.as_str(), failure.status),
+            ("connection reset", None)
         );
+    }
+
+    /// A body whose error is a `BodyFailure` names the status.
+    struct Failing(Option<BodyFailure>);
+
+    impl http_body::Body for Failing {
+        type Data = Bytes;
+        type Error = BodyFailure;
+        fn poll_frame(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, BodyFailure>>> {
+            Poll::Ready(self.0.take().map(Err))
+        }
+    }
+
+    #[test]
+    fn a_body_failure_keeps_its_status() {
+        let stalled = BodyFailure::new(http::StatusCode::REQUEST_TIMEOUT, "stalled");
+        let failure = block_on(read_limited(Failing(Some(stalled)), 4)).unwrap_err();
+        assert_eq!(failure.message, "stalled");
+        assert_eq!(failure.status, Some(http::StatusCode::REQUEST_TIMEOUT));
     }
 }
