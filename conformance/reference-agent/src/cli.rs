@@ -247,7 +247,11 @@ impl Options {
 
     /// How the server runs: a request log on stderr unless `--quiet`.
     pub fn serve_options(&self) -> ServeOptions {
-        let options = ServeOptions::default();
+        // Failed accepts (out of file descriptors) are logged even with
+        // --quiet: serve reports them at most once a second.
+        let options = ServeOptions::default().with_accept_log(|e, n| {
+            eprintln!("a2a-reference-agent: accept failed ({n} since the last report): {e}");
+        });
         match self.log {
             true => options.with_log(|line| eprintln!("{line}")),
             false => options,

@@ -16,6 +16,11 @@ async fn main() {
             std::process::exit(2);
         }
     };
+    // Every connection is a file descriptor; the soft limit is often 1024,
+    // what the default connection cap would use up.
+    if let Err(e) = a2a_hyper::raise_fd_limit() {
+        eprintln!("a2a-reference-agent: cannot raise the open-file limit: {e}");
+    }
     let listener = match tokio::net::TcpListener::bind(options.listen).await {
         Ok(l) => l,
         Err(e) => {

@@ -12,7 +12,9 @@
 //! - [`serve`]: an [`A2aServer`](a2a_transport::A2aServer) on a
 //!   `TcpListener`, HTTP/1.1 and HTTP/2, with the body read under the
 //!   server's limit, graceful shutdown and an optional request log
-//!   ([`ServeOptions`]).
+//!   ([`ServeOptions`]), within connection limits that survive idle and
+//!   slow clients ([`HostLimits`], counted in [`ServeStats`]);
+//!   [`raise_fd_limit`] for the file descriptors they need.
 //! - [`server_config`] and [`TokioTimer`]: SSE keep-alive comments on
 //!   tokio's clock, every [`DEFAULT_KEEP_ALIVE`] of quiet.
 //!
@@ -20,6 +22,22 @@
 //! instead, the transport's `tower-service` feature is all it takes:
 //! `Router::new().nest_service("/a2a", TowerService::new(server))` (see
 //! the `a2a-examples` crate's `axum_app`).
+//!
+//! # Limits
+//!
+//! What [`serve`] bounds (the A2A server's own request limits are listed
+//! in the `a2a-transport` crate docs):
+//!
+//! | limit | default | set with |
+//! | --- | --- | --- |
+//! | connections at once (the idle longest closed for a newcomer) | 1024 | [`HostLimits::max_connections`] |
+//! | time to send a request head (HTTP/1.1) | 10 s | [`HostLimits::header_read_timeout`] |
+//! | time without a request in flight | 60 s | [`HostLimits::idle_timeout`] |
+//! | time without a request body byte (408) | 10 s | [`HostLimits::body_stall_timeout`] |
+//! | slowest average request body after that (408) | 4 KiB/s | [`HostLimits::min_body_rate`] |
+//! | bytes of request bodies arriving at once (503) | 128 MiB | [`HostLimits::max_body_bytes_in_flight`] |
+//! | wait after a failed accept | 5 ms doubling to 1 s | (fixed) |
+//! | shutdown drain | 5 s | [`ServeOptions::drain_timeout`] |
 //!
 //! # Example
 //!
@@ -69,9 +87,14 @@
 //! ```
 
 mod client;
+mod connection;
+mod limits;
+mod request_body;
 mod server;
 
 pub use client::{ClientOptions, HyperClient};
+pub use limits::{HostLimits, ServeStats};
 pub use server::{
-    serve, server_config, LogFn, RequestLog, ServeOptions, TokioTimer, DEFAULT_KEEP_ALIVE,
+    raise_fd_limit, serve, server_config, AcceptLogFn, LogFn, RequestLog, ServeOptions, TokioTimer,
+    DEFAULT_KEEP_ALIVE,
 };

@@ -16,7 +16,9 @@ use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use a2a_transport::server::TowerService;
 use a2a_transport::{client::Timer, A2aServer, A2aService, BoxFuture, ServerConfig};
@@ -25,9 +27,13 @@ use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
+use tokio::sync::watch;
 use tower_service::Service as _;
+
+use crate::connection::{self, Phase, Registry, TrackedBody};
+use crate::limits::{Count, HostLimits, ServeStats};
+use crate::request_body::{BodyBudget, LimitedBody};
 
 /// The keep-alive interval [`server_config`] sets: 15 s, well under the
 /// idle timeouts of common proxies and load balancers (30 to 60 s).
@@ -96,16 +102,23 @@ impl fmt::Display for RequestLog {
 /// A function given each [`RequestLog`].
 pub type LogFn = Arc<dyn Fn(&RequestLog) + Send + Sync>;
 
+/// A function given a failed accept and how many failures it stands for
+/// (it is called at most once a second: the others are counted in).
+pub type AcceptLogFn = Arc<dyn Fn(&std::io::Error, u64) + Send + Sync>;
+
 /// How [`serve`] runs connections. The request limits are the
-/// [`A2aServer`]'s own ([`ServerConfig`]); these are the connections'.
+/// [`A2aServer`]'s own ([`ServerConfig`]); these are the connections'
+/// ([`HostLimits`]), the shutdown and the logs.
 ///
 /// ```
 /// use std::time::Duration;
 ///
 /// let options = a2a_hyper::ServeOptions::default()
 ///     .with_drain_timeout(Duration::from_secs(1))
+///     .with_limits(a2a_hyper::HostLimits::default().with_max_connections(64))
 ///     .with_log(|line| eprintln!("{line}"));
 /// assert_eq!(options.drain_timeout, Duration::from_secs(1));
+/// assert_eq!(options.stats().refused(), 0);
 /// ```
 #[derive(Clone)]
 #[non_exhaustive]
@@ -116,6 +129,11 @@ pub struct ServeOptions {
     /// Called with each request's [`RequestLog`] once its response head
     /// is ready. Default `None`.
     pub log: Option<LogFn>,
+    /// Called, at most once a second, with a failed accept. Default `None`.
+    pub accept_log: Option<AcceptLogFn>,
+    /// The connection limits. Default [`HostLimits::default`].
+    pub limits: HostLimits,
+    stats: Arc<ServeStats>,
 }
 
 impl ServeOptions {
@@ -130,6 +148,27 @@ impl ServeOptions {
         self.log = Some(Arc::new(log));
         self
     }
+
+    /// Sets the accept-error log.
+    pub fn with_accept_log(
+        mut self,
+        log: impl Fn(&std::io::Error, u64) + Send + Sync + 'static,
+    ) -> ServeOptions {
+        self.accept_log = Some(Arc::new(log));
+        self
+    }
+
+    /// Sets the connection limits.
+    pub fn with_limits(mut self, limits: HostLimits) -> ServeOptions {
+        self.limits = limits;
+        self
+    }
+
+    /// The counters of what [`serve`] refused, closed or failed; clones of
+    /// these options share them.
+    pub fn stats(&self) -> Arc<ServeStats> {
+        Arc::clone(&self.stats)
+    }
 }
 
 impl Default for ServeOptions {
@@ -137,6 +176,9 @@ impl Default for ServeOptions {
         ServeOptions {
             drain_timeout: Duration::from_secs(5),
             log: None,
+            accept_log: None,
+            limits: HostLimits::default(),
+            stats: Arc::default(),
         }
     }
 }
@@ -146,17 +188,42 @@ impl fmt::Debug for ServeOptions {
         f.debug_struct("ServeOptions")
             .field("drain_timeout", &self.drain_timeout)
             .field("log", &self.log.as_ref().map(|_| ".."))
+            .field("accept_log", &self.accept_log.as_ref().map(|_| ".."))
+            .field("limits", &self.limits)
+            .field("stats", &self.stats)
             .finish()
     }
 }
 
+/// Raises this process's soft limit on open files to its hard limit, where
+/// the system allows it, and returns the limit now in force: every
+/// connection [`serve`] holds is a file descriptor, and the common soft
+/// default (1024) is what [`HostLimits::DEFAULT_MAX_CONNECTIONS`] would
+/// exhaust. A host calls it once at start.
+pub fn raise_fd_limit() -> std::io::Result<u64> {
+    rlimit::increase_nofile_limit(u64::MAX)
+}
+
 /// Serves `server` on every connection `listener` accepts until
 /// `shutdown` completes; then stops accepting and lets open requests
-/// finish, for up to [`ServeOptions::drain_timeout`], before it returns.
+/// finish, for up to [`ServeOptions::drain_timeout`], before it closes
+/// what is left and returns.
+///
+/// Connections are held within [`ServeOptions::limits`]: at most
+/// [`HostLimits::max_connections`] (a new one beyond it closes the
+/// connection idle longest, or is closed itself when all are busy), each
+/// closed after [`HostLimits::idle_timeout`] without a request in flight
+/// or [`HostLimits::header_read_timeout`] into a request head it does not
+/// finish; a request body that stalls or crawls is answered 408, one that
+/// would pass the in-flight byte budget 503, both with the binding's error
+/// body. What was refused or closed is counted in
+/// [`ServeOptions::stats`].
 ///
 /// A failed accept (out of file descriptors, a connection reset before it
-/// was accepted) concerns one connection, not the server: `serve` waits
-/// 50 ms and accepts again.
+/// was accepted) concerns one connection, not the server: `serve` waits,
+/// 5 ms after the first failure in a row and twice as long after each
+/// next one up to a second, and accepts again; [`ServeOptions::accept_log`]
+/// hears of failures at most once a second.
 ///
 /// ```no_run
 /// use std::sync::Arc;
@@ -182,51 +249,165 @@ pub async fn serve<S>(
 ) where
     S: A2aService + 'static,
 {
-    let builder = auto::Builder::new(TokioExecutor::new());
-    let graceful = GracefulShutdown::new();
+    let limits = options.limits;
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout);
+    builder.http2().timer(hyper_util::rt::TokioTimer::new());
+    let registry = Arc::new(Registry::new());
+    let budget = Arc::new(BodyBudget::default());
+    let stats = options.stats();
+    let (phase, watch_phase) = watch::channel(Phase::Running);
+    let mut accept_errors = AcceptErrors::default();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(pair) => pair,
-                Err(_) => {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
+                Err(e) => {
+                    stats.add(Count::AcceptError);
+                    let wait = accept_errors.failed(&e, options.accept_log.as_ref());
+                    tokio::time::sleep(wait).await;
                     continue;
                 }
             },
             () = &mut shutdown => break,
         };
+        accept_errors.succeeded();
+        let Some(conn) = registry.admit(limits.max_connections, &stats) else {
+            drop(stream);
+            continue;
+        };
         let _ = stream.set_nodelay(true);
-        let service = TowerService::new(Arc::clone(&server));
-        let log = options.log.clone();
+        let tower = TowerService::new(Arc::clone(&server));
+        let (log, budget, stats_for_body) =
+            (options.log.clone(), Arc::clone(&budget), options.stats());
+        let tracked = Arc::clone(&conn);
         let service = service_fn(move |request: Request<Incoming>| {
-            let (mut service, log) = (service.clone(), log.clone());
+            let in_flight = tracked.begin();
+            let (mut tower, log) = (tower.clone(), log.clone());
+            let request = request.map(|body| {
+                LimitedBody::new(
+                    body,
+                    &limits,
+                    Arc::clone(&budget),
+                    Arc::clone(&stats_for_body),
+                )
+            });
             async move {
-                let Some(log) = log else {
-                    return service.call(request).await;
-                };
                 let started = Instant::now();
                 let (version, method) = (request.version(), request.method().clone());
-                let path = request.uri().path().to_owned();
-                let response = service.call(request).await?;
-                log(&RequestLog {
-                    peer,
-                    version,
-                    method,
-                    path,
-                    status: response.status(),
-                    streamed: response.body().is_stream(),
-                    elapsed: started.elapsed(),
-                });
-                Ok::<_, Infallible>(response)
+                let path = log.as_ref().map(|_| request.uri().path().to_owned());
+                let response = tower.call(request).await?;
+                if let (Some(log), Some(path)) = (log, path) {
+                    log(&RequestLog {
+                        peer,
+                        version,
+                        method,
+                        path,
+                        status: response.status(),
+                        streamed: response.body().is_stream(),
+                        elapsed: started.elapsed(),
+                    });
+                }
+                Ok::<_, Infallible>(response.map(|body| TrackedBody::new(body, in_flight)))
             }
         });
         let connection = builder
             .serve_connection(TokioIo::new(stream), service)
             .into_owned();
         // A client that goes away mid-request is not the server's error.
-        tokio::spawn(graceful.watch(connection));
+        tokio::spawn(connection::run(
+            connection,
+            |c| c.graceful_shutdown(),
+            conn,
+            Arc::clone(&registry),
+            limits.idle_timeout,
+            watch_phase.clone(),
+            options.stats(),
+        ));
     }
     drop(listener);
-    let _ = tokio::time::timeout(options.drain_timeout, graceful.shutdown()).await;
+    let _ = phase.send(Phase::Draining);
+    if tokio::time::timeout(options.drain_timeout, registry.drained())
+        .await
+        .is_err()
+    {
+        let _ = phase.send(Phase::Abort);
+        // Each connection's task stops at once; give them a moment to go.
+        let _ = tokio::time::timeout(Duration::from_millis(100), registry.drained()).await;
+    }
+}
+
+/// The backoff and rate-limited log of failed accepts.
+#[derive(Debug, Default)]
+struct AcceptErrors {
+    /// Failures in a row.
+    in_a_row: u32,
+    /// Failures not logged yet, and when the log last spoke.
+    unlogged: u64,
+    last_logged: Option<Instant>,
+}
+
+impl AcceptErrors {
+    const FIRST_WAIT: Duration = Duration::from_millis(5);
+    const MAX_WAIT: Duration = Duration::from_secs(1);
+    const LOG_EVERY: Duration = Duration::from_secs(1);
+
+    /// Counts a failure, logs it if the log has been quiet for a second,
+    /// and says how long to wait before the next accept.
+    fn failed(&mut self, e: &std::io::Error, log: Option<&AcceptLogFn>) -> Duration {
+        self.unlogged += 1;
+        if let Some(log) = log {
+            if self
+                .last_logged
+                .is_none_or(|t| t.elapsed() >= AcceptErrors::LOG_EVERY)
+            {
+                log(e, self.unlogged);
+                self.unlogged = 0;
+                self.last_logged = Some(Instant::now());
+            }
+        }
+        let wait = AcceptErrors::FIRST_WAIT.saturating_mul(1 << self.in_a_row.min(16));
+        self.in_a_row = self.in_a_row.saturating_add(1);
+        wait.min(AcceptErrors::MAX_WAIT)
+    }
+
+    fn succeeded(&mut self) {
+        self.in_a_row = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    #[test]
+    fn accept_failures_back_off_and_log_once_a_second() {
+        let heard = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&heard);
+        let log: AcceptLogFn = Arc::new(move |e: &std::io::Error, n| {
+            sink.lock().unwrap().push((e.to_string(), n));
+        });
+        let mut errors = AcceptErrors::default();
+        let e = std::io::Error::other("too many open files");
+        let waits: Vec<Duration> = (0..10).map(|_| errors.failed(&e, Some(&log))).collect();
+        assert_eq!(waits[0], Duration::from_millis(5));
+        assert_eq!(waits[1], Duration::from_millis(10));
+        assert_eq!(waits[7], Duration::from_millis(640));
+        assert_eq!(waits[9], Duration::from_secs(1), "capped");
+        assert_eq!(
+            *heard.lock().unwrap(),
+            [("too many open files".to_owned(), 1)]
+        );
+        errors.succeeded();
+        assert_eq!(errors.failed(&e, Some(&log)), Duration::from_millis(5));
+        // The next log line, a second later, carries what it skipped.
+        errors.last_logged = Some(Instant::now() - Duration::from_secs(2));
+        errors.failed(&e, Some(&log));
+        assert_eq!(heard.lock().unwrap()[1].1, 11);
+    }
 }

@@ -2,23 +2,18 @@
 //! versions, https with ALPN, the body limit, keep-alive comments,
 //! graceful shutdown, and the client's errors.
 
-use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
 use std::time::Duration;
 
-use a2a_hyper::{serve, server_config, ClientOptions, HyperClient, RequestLog, ServeOptions};
+use a2a_hyper::{server_config, ClientOptions, HyperClient};
 use a2a_transport::server::TowerService;
 use a2a_transport::{
-    client::HttpError, A2aServer, A2aService, Binding, BoxFuture, CallContext, EventStream,
-    HttpClient, HttpTransport, ServerConfig,
+    client::HttpError, A2aServer, A2aService, Binding, CallContext, HttpClient, HttpTransport,
+    ServerConfig,
 };
-use a2a_types::{
-    A2aError, AgentCapabilities, AgentCard, Message, SendMessageRequest, SendMessageResponse,
-    StreamResponse, Task, TaskState,
-};
+use a2a_types::{Message, SendMessageRequest, SendMessageResponse, TaskState};
 use bytes::Bytes;
 use futures_core::Stream;
 use http::Version;
@@ -26,104 +21,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tower_service::Service as _;
 
-/// Completes every message at once; streams WORKING, then COMPLETED after
-/// a quiet 150 ms.
-struct Agent;
+mod support;
 
-impl A2aService for Agent {
-    fn send_message<'a>(
-        &'a self,
-        _: &'a CallContext,
-        _: SendMessageRequest,
-    ) -> BoxFuture<'a, Result<SendMessageResponse, A2aError>> {
-        Box::pin(async { Ok(Task::new("t-1", "c-1", TaskState::Completed).into()) })
-    }
-
-    fn send_streaming_message<'a>(
-        &'a self,
-        _: &'a CallContext,
-        _: SendMessageRequest,
-    ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
-        struct Slow(u8, Pin<Box<tokio::time::Sleep>>);
-        impl Stream for Slow {
-            type Item = Result<StreamResponse, A2aError>;
-            fn poll_next(
-                mut self: Pin<&mut Self>,
-                cx: &mut Context<'_>,
-            ) -> Poll<Option<Self::Item>> {
-                let task = |state| Some(Ok(StreamResponse::Task(Task::new("t-1", "c-1", state))));
-                match self.0 {
-                    0 => {
-                        self.0 = 1;
-                        Poll::Ready(task(TaskState::Working))
-                    }
-                    1 => match self.1.as_mut().poll(cx) {
-                        Poll::Ready(()) => {
-                            self.0 = 2;
-                            Poll::Ready(task(TaskState::Completed))
-                        }
-                        Poll::Pending => Poll::Pending,
-                    },
-                    _ => Poll::Ready(None),
-                }
-            }
-        }
-        let sleep = Box::pin(tokio::time::sleep(Duration::from_millis(150)));
-        Box::pin(async move { Ok(Box::pin(Slow(0, sleep)) as EventStream) })
-    }
-}
-
-/// A valid card declaring both bindings where `ServerConfig::new()` serves
-/// them (the server refuses anything else, spec 8.3.1).
-fn card() -> AgentCard {
-    let mut card: AgentCard = a2a_types::from_slice(
-        br#"{
-        "name": "Agent", "description": "Serves tests", "version": "1.0.0",
-        "supportedInterfaces": [
-            {"url": "http://agent.test/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
-            {"url": "http://agent.test", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}],
-        "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
-        "skills": [{"id": "t", "name": "T", "description": "Tests", "tags": ["t"]}]
-    }"#,
-    )
-    .unwrap();
-    card.capabilities = AgentCapabilities {
-        streaming: Some(true),
-        ..Default::default()
-    };
-    card
-}
-
-/// A served agent; dropping `stop` shuts it down.
-struct Running {
-    addr: SocketAddr,
-    log: Arc<Mutex<Vec<RequestLog>>>,
-    stop: tokio::sync::oneshot::Sender<()>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-async fn start(config: ServerConfig) -> Running {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let server = Arc::new(A2aServer::new(Agent, card(), config).unwrap());
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let options = ServeOptions::default()
-        .with_drain_timeout(Duration::from_secs(2))
-        .with_log({
-            let log = Arc::clone(&log);
-            move |line| log.lock().unwrap().push(line.clone())
-        });
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(serve(listener, server, options, async {
-        let _ = stopped.await;
-    }));
-    Running {
-        addr,
-        log,
-        stop,
-        task,
-    }
-}
+use support::{card, start, Agent};
 
 fn message() -> SendMessageRequest {
     SendMessageRequest::new(Message::user_text("m-1", "hi"))

@@ -1,0 +1,303 @@
+//! A request body under the host's limits: it must keep arriving (no
+//! stall longer than [`HostLimits::body_stall_timeout`], an average of at
+//! least [`HostLimits::min_body_rate`] after that grace), and the bytes
+//! held by every body still arriving stay within
+//! [`HostLimits::max_body_bytes_in_flight`]. A body past a limit fails
+//! with a [`BodyFailure`] naming 408 or 503, which the transport's tower
+//! service answers with the binding's error body.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use a2a_transport::server::BodyFailure;
+use bytes::Bytes;
+use http::StatusCode;
+use http_body::{Body, Frame, SizeHint};
+use tokio::time::{Instant, Sleep};
+
+use crate::limits::{Count, HostLimits, ServeStats};
+
+/// The bytes of request bodies held while they arrive, shared by every
+/// connection of one [`serve`](crate::serve).
+#[derive(Debug, Default)]
+pub(crate) struct BodyBudget(AtomicUsize);
+
+/// `B` under the limits (see the module documentation).
+pub(crate) struct LimitedBody<B> {
+    inner: B,
+    budget: Arc<BodyBudget>,
+    stats: Arc<ServeStats>,
+    max_in_flight: usize,
+    stall: Duration,
+    min_rate: u64,
+    started: Instant,
+    /// Bytes of this body counted in the budget.
+    held: usize,
+    timer: Pin<Box<Sleep>>,
+    failed: bool,
+}
+
+impl<B> LimitedBody<B> {
+    pub(crate) fn new(
+        inner: B,
+        limits: &HostLimits,
+        budget: Arc<BodyBudget>,
+        stats: Arc<ServeStats>,
+    ) -> LimitedBody<B> {
+        let started = Instant::now();
+        LimitedBody {
+            inner,
+            budget,
+            stats,
+            max_in_flight: limits.max_body_bytes_in_flight,
+            stall: limits.body_stall_timeout,
+            min_rate: limits.min_body_rate,
+            started,
+            held: 0,
+            timer: Box::pin(tokio::time::sleep_until(
+                started + limits.body_stall_timeout,
+            )),
+            failed: false,
+        }
+    }
+
+    /// When the body fails if nothing more arrives: a stall timeout after
+    /// `now`, or the time by which `held` bytes were due at the minimum
+    /// rate (after the grace), whichever comes first.
+    fn deadline(&self, now: Instant) -> Instant {
+        let stalled = now + self.stall;
+        if self.min_rate == 0 {
+            return stalled;
+        }
+        let due = Duration::from_secs_f64(self.held as f64 / self.min_rate as f64);
+        stalled.min(self.started + self.stall + due)
+    }
+
+    fn fail(&mut self, count: Count, status: StatusCode, message: String) -> BodyFailure {
+        self.failed = true;
+        self.stats.add(count);
+        BodyFailure::new(status, message)
+    }
+}
+
+impl<B> Body for LimitedBody<B>
+where
+    B: Body<Data = Bytes> + Unpin,
+    B::Error: std::fmt::Display,
+{
+    type Data = Bytes;
+    type Error = BodyFailure;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, BodyFailure>>> {
+        let this = &mut *self;
+        if this.failed {
+            return Poll::Ready(None);
+        }
+        match Pin::new(&mut this.inner).poll_frame(cx) {
+            Poll::Ready(Some(Ok(frame))) => {
+                if let Some(data) = frame.data_ref() {
+                    let len = data.len();
+                    this.held += len;
+                    let total = this.budget.0.fetch_add(len, Ordering::AcqRel) + len;
+                    if total > this.max_in_flight {
+                        let max = this.max_in_flight;
+                        return Poll::Ready(Some(Err(this.fail(
+                            Count::BodyOverBudget,
+                            StatusCode::SERVICE_UNAVAILABLE,
+                            format!(
+                                "the server holds at most {max} bytes of request bodies \
+                                 while they arrive, and that budget is spent; retry later"
+                            ),
+                        ))));
+                    }
+                    let deadline = this.deadline(Instant::now());
+                    this.timer.as_mut().reset(deadline);
+                }
+                Poll::Ready(Some(Ok(frame)))
+            }
+            Poll::Ready(Some(Err(e))) => {
+                this.failed = true;
+                Poll::Ready(Some(Err(BodyFailure::new(
+                    StatusCode::BAD_REQUEST,
+                    e.to_string(),
+                ))))
+            }
+            Poll::Ready(None) => Poll::Ready(None),
+            Poll::Pending => match this.timer.as_mut().poll(cx) {
+                Poll::Ready(()) => {
+                    let (stall, rate, held) = (this.stall, this.min_rate, this.held);
+                    let elapsed = this.started.elapsed();
+                    Poll::Ready(Some(Err(this.fail(
+                        Count::BodyTimedOut,
+                        StatusCode::REQUEST_TIMEOUT,
+                        format!(
+                            "the request body stopped arriving: {held} bytes in {:.1} s; \
+                             the server waits {:.1} s for a byte and then asks for at \
+                             least {rate} bytes per second",
+                            elapsed.as_secs_f64(),
+                            stall.as_secs_f64()
+                        ),
+                    ))))
+                }
+                Poll::Pending => Poll::Pending,
+            },
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.failed || self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+impl<B> Drop for LimitedBody<B> {
+    fn drop(&mut self) {
+        self.budget.0.fetch_sub(self.held, Ordering::AcqRel);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+    use std::convert::Infallible;
+    use std::future::poll_fn;
+
+    /// Scripted frames, then pending forever.
+    struct Script(VecDeque<&'static str>);
+
+    impl Body for Script {
+        type Data = Bytes;
+        type Error = Infallible;
+        fn poll_frame(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+            match self.0.pop_front() {
+                Some(s) => Poll::Ready(Some(Ok(Frame::data(Bytes::from_static(s.as_bytes()))))),
+                None => Poll::Pending,
+            }
+        }
+    }
+
+    fn limited(
+        frames: &[&'static str],
+        limits: HostLimits,
+        budget: &Arc<BodyBudget>,
+    ) -> LimitedBody<Script> {
+        LimitedBody::new(
+            Script(frames.iter().copied().collect()),
+            &limits,
+            Arc::clone(budget),
+            Arc::new(ServeStats::default()),
+        )
+    }
+
+    async fn next(body: &mut LimitedBody<Script>) -> Option<Result<Frame<Bytes>, BodyFailure>> {
+        poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx)).await
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_stalled_body_fails_with_408_after_the_stall_timeout() {
+        let limits = HostLimits::default().with_body_stall_timeout(Duration::from_secs(2));
+        let budget = Arc::new(BodyBudget::default());
+        let mut body = limited(&["abc"], limits, &budget);
+        assert!(next(&mut body).await.unwrap().is_ok());
+        assert_eq!(budget.0.load(Ordering::Acquire), 3);
+        let started = Instant::now();
+        let failure = next(&mut body).await.unwrap().unwrap_err();
+        assert_eq!(failure.status(), StatusCode::REQUEST_TIMEOUT);
+        assert_eq!(started.elapsed(), Duration::from_secs(2));
+        assert!(failure.to_string().contains("3 bytes"), "{failure}");
+        assert!(next(&mut body).await.is_none(), "nothing after the failure");
+        drop(body);
+        assert_eq!(
+            budget.0.load(Ordering::Acquire),
+            0,
+            "the budget is given back"
+        );
+    }
+
+    /// Ten bytes every `every`, forever.
+    struct Dribble {
+        every: Duration,
+        next: Pin<Box<Sleep>>,
+    }
+
+    impl Body for Dribble {
+        type Data = Bytes;
+        type Error = Infallible;
+        fn poll_frame(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+            match self.next.as_mut().poll(cx) {
+                Poll::Ready(()) => {
+                    let at = Instant::now() + self.every;
+                    self.next.as_mut().reset(at);
+                    Poll::Ready(Some(Ok(Frame::data(Bytes::from_static(b"0123456789")))))
+                }
+                Poll::Pending => Poll::Pending,
+            }
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_minimum_rate_applies_after_the_grace() {
+        // Ten bytes every 5 s never stall for 10 s, but at 2 bytes/s they
+        // fall behind 100 bytes/s: 20 bytes are due 10.2 s after the start
+        // (10 s of grace, 0.2 s at the rate).
+        let limits = HostLimits::default()
+            .with_body_stall_timeout(Duration::from_secs(10))
+            .with_min_body_rate(100);
+        let every = Duration::from_secs(5);
+        let dribble = Dribble {
+            every,
+            next: Box::pin(tokio::time::sleep(every)),
+        };
+        let started = Instant::now();
+        let mut body = LimitedBody::new(
+            dribble,
+            &limits,
+            Arc::new(BodyBudget::default()),
+            Arc::new(ServeStats::default()),
+        );
+        let mut frames = 0;
+        let failure = loop {
+            match poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
+                Some(Ok(_)) => frames += 1,
+                Some(Err(e)) => break e,
+                None => panic!("the body does not end"),
+            }
+        };
+        assert_eq!(failure.status(), StatusCode::REQUEST_TIMEOUT);
+        assert_eq!(frames, 2);
+        assert_eq!(started.elapsed(), Duration::from_millis(10_200));
+    }
+
+    #[tokio::test]
+    async fn the_budget_is_shared_and_a_body_past_it_fails_with_503() {
+        let limits = HostLimits::default().with_max_body_bytes_in_flight(5);
+        let budget = Arc::new(BodyBudget::default());
+        let mut first = limited(&["abcd"], limits, &budget);
+        let mut second = limited(&["ef"], limits, &budget);
+        assert!(next(&mut first).await.unwrap().is_ok());
+        let failure = next(&mut second).await.unwrap().unwrap_err();
+        assert_eq!(failure.status(), StatusCode::SERVICE_UNAVAILABLE);
+        drop(second);
+        assert_eq!(budget.0.load(Ordering::Acquire), 4);
+        drop(first);
+        let mut third = limited(&["efgh"], limits, &budget);
+        assert!(next(&mut third).await.unwrap().is_ok(), "room again");
+    }
+}
