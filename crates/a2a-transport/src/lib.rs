@@ -146,6 +146,8 @@ mod client_stream;
 mod discovery;
 mod extensions;
 mod frames;
+#[cfg(feature = "testing")]
+pub mod fuzz;
 mod gate;
 #[cfg(feature = "http-body")]
 mod http_body;
