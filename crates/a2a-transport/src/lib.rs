@@ -149,6 +149,7 @@ mod frames;
 #[cfg(feature = "testing")]
 pub mod fuzz;
 mod gate;
+mod grpc_wire;
 #[cfg(feature = "http-body")]
 mod http_body;
 mod http_client;
@@ -361,6 +362,64 @@ pub mod http_json {
         AllowedMethods, BasePathError, BuildPathError, PathParam, PathParams, QueryField,
         QueryKind, RequestBody, Route, RouteError, RouteMatch, Router,
     };
+}
+
+pub mod grpc {
+    //! The gRPC binding's wire format (spec 10), as pure functions over
+    //! `http` types, for the server and the client; the host's HTTP/2
+    //! stack carries the bytes.
+    //!
+    //! - **Calls**: `POST /lf.a2a.v1.A2AService/{Method}`
+    //!   ([`method_path`](crate::grpc::method_path), [`operation_of_path`](crate::grpc::operation_of_path)) with
+    //!   `content-type: application/grpc` or `application/grpc+proto`
+    //!   ([`check_request_head`](crate::grpc::check_request_head): 405 and 415 for requests that are not
+    //!   gRPC, `UNIMPLEMENTED` for an unknown method or a compression).
+    //! - **Messages**: a 5-byte prefix and the protobuf bytes
+    //!   ([`encode_frame`](crate::grpc::encode_frame), [`encode_message`](crate::grpc::encode_message)); the push decoder
+    //!   [`FrameDecoder`](crate::grpc::FrameDecoder) refuses a message over its limit on the prefix
+    //!   (`RESOURCE_EXHAUSTED`) and a compressed one (`INTERNAL`: messages
+    //!   are never compressed, `grpc-accept-encoding: identity`).
+    //! - **Status** (spec 10.6): [`error_trailers`](crate::grpc::error_trailers) and [`ok_trailers`](crate::grpc::ok_trailers);
+    //!   `grpc-status` from the error table's gRPC column (spec 5.4,
+    //!   [`GrpcCode::of_kind`](crate::grpc::GrpcCode::of_kind)), `grpc-message` percent-encoded,
+    //!   `grpc-status-details-bin` the `google.rpc.Status` with the A2A
+    //!   `ErrorInfo` and any `BadRequest`, base64 without padding. An
+    //!   error before any message is a trailers-only response
+    //!   ([`error_response`](crate::grpc::error_response)). Clients read a status with
+    //!   [`read_status`](crate::grpc::read_status).
+    //! - **Metadata**: service parameters are headers (`a2a-version`,
+    //!   `a2a-extensions`, spec 10.2), read by the same code as on the
+    //!   other bindings; `grpc-timeout` is read as a [`Duration`](std::time::Duration) for the
+    //!   host to enforce ([`request_timeout`](crate::grpc::request_timeout), [`encode_timeout`](crate::grpc::encode_timeout)).
+    //!
+    //! ```
+    //! use a2a_transport::grpc::{self, GrpcStatus};
+    //! use a2a_types::{A2aError, ErrorKind, GetTaskRequest, Operation};
+    //!
+    //! // A client frames a request...
+    //! let request = GetTaskRequest { tenant: String::new(), id: "t-1".into(), history_length: None };
+    //! let body = grpc::encode_message(&request)?;
+    //! assert_eq!(grpc::method_path(Operation::GetTask), "/lf.a2a.v1.A2AService/GetTask");
+    //! // ...the server reads it back...
+    //! let message = grpc::decode_unary(&body, grpc::DEFAULT_MAX_MESSAGE_SIZE)?;
+    //! assert_eq!(a2a_proto::decode::<GetTaskRequest>(&message)?, request);
+    //! // ...and answers an error in the trailers, which the client reads.
+    //! let trailers = grpc::error_trailers(&A2aError::task_not_found("t-1"));
+    //! assert_eq!(trailers["grpc-status"], "5"); // NOT_FOUND
+    //! let Some(GrpcStatus::Error(_, error)) = grpc::read_status(&trailers) else { unreachable!() };
+    //! assert_eq!(error.kind(), ErrorKind::TaskNotFound);
+    //! # Ok::<(), Box<dyn std::error::Error>>(())
+    //! ```
+    pub use crate::grpc_wire::{
+        check_request_head, decode_grpc_message, decode_unary, encode_frame, encode_grpc_message,
+        encode_message, encode_timeout, error_response, error_trailers, is_grpc_content_type,
+        method_path, ok_trailers, operation_of_path, parse_timeout, read_status, request_timeout,
+        response_head, status_fields, FrameDecoder, FrameError, GrpcStatus, HeadError,
+        TimeoutError, DEFAULT_MAX_MESSAGE_SIZE, GRPC_ACCEPT_ENCODING, GRPC_CONTENT_TYPE,
+        GRPC_ENCODING, GRPC_MESSAGE, GRPC_PROTO_CONTENT_TYPE, GRPC_STATUS, GRPC_STATUS_DETAILS,
+        GRPC_TIMEOUT, PREFIX_LEN, SERVICE_NAME,
+    };
+    pub use a2a_proto::GrpcCode;
 }
 
 pub mod service_params {

@@ -134,6 +134,43 @@ pub fn normalize(type_name: &str, json: &str) -> Verdict {
     run(&["normalize", type_name], json.as_bytes())
 }
 
+/// The protobuf referee (`testing/wire-oracle/proto_check.py`, run with
+/// the oracle's virtualenv, which it creates first if needed): one case per
+/// line, `TYPE<TAB>JSON<TAB>BASE64`, our ProtoJSON and our protobuf bytes
+/// of one value. Google's protobuf library parses both into the official
+/// compiled proto's message and compares them; for each passing case it
+/// prints `ok <BASE64>`, its own encoding of the message.
+pub fn protobuf_lines(input: &str) -> Verdict {
+    // The launcher creates the virtualenv on first use.
+    let ready = run(&["types"], b"");
+    if !ready.success {
+        return ready;
+    }
+    let python = venv_dir().join("bin/python");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("proto_check.py");
+    let mut child = Command::new(&python)
+        .arg(&script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", python.display()));
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.as_bytes().to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("protobuf referee failed to run: {e}"));
+    let _ = writer.join();
+    Verdict {
+        success: out.status.success(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
 /// Asserts that the oracle accepted every case and returns the pass count.
 pub fn assert_all_pass(verdict: &Verdict) -> usize {
     assert!(

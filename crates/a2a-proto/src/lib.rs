@@ -1,0 +1,100 @@
+//! The A2A v1.0 proto (`a2a-v1.0.proto`, package `lf.a2a.v1`) in its
+//! binary protobuf form, for the gRPC binding (spec 10).
+//!
+//! # What this crate owns
+//!
+//! - **The generated messages** ([`pb`]): every message of the proto as a
+//!   `prost` message, and `google.rpc.Status` with its details ([`rpc`]:
+//!   `ErrorInfo`, `BadRequest`, ...). `google.protobuf.Struct`, `Value`,
+//!   `Timestamp` and `Any` are `prost-types`'; `Empty` is `()`. The code is
+//!   generated from the vendored `.proto` files in `proto/` by
+//!   `scripts/gen-proto` (protox and prost-build: no system `protoc`) and
+//!   checked in; a test of `a2a-proto-gen` fails when it is stale.
+//! - **The one conversion layer** between those messages and the
+//!   `a2a-types` model: [`Protobuf`], implemented for every message type of
+//!   the proto (and for [`a2a_types::Struct`], `serde_json::Value`,
+//!   [`a2a_types::Timestamp`] and [`a2a_types::Empty`]), with [`encode`]
+//!   and [`decode`] over bytes. Lossless for every field of the proto;
+//!   tests check value → bytes → value for all 44 types, and that Google's
+//!   own protobuf library reads our bytes as the same message as our
+//!   ProtoJSON of the same value.
+//! - **`google.rpc.Status`** for errors: [`status_to_proto`] and
+//!   [`status_from_proto`], and the canonical gRPC codes ([`GrpcCode`]),
+//!   read for each error kind from the one error table (spec 5.4).
+//!
+//! # What it does not own
+//!
+//! gRPC framing, trailers and metadata are `a2a-transport`'s (`grpc`
+//! module); this crate is bytes in, values out, without I/O.
+//!
+//! # Rules a reader may question
+//!
+//! - **Unknown fields are skipped** (proto3), as ProtoJSON input skips
+//!   unknown members. **Unknown enum numbers are errors**, where proto3
+//!   parsers keep them: the model's enums are closed
+//!   (`docs/decisions.md`), as in ProtoJSON decoding. So is a oneof-only
+//!   message with no member ([`ProtoErrorKind::EmptyOneof`]).
+//! - **REQUIRED message fields** (`Task.status`,
+//!   `SendMessageRequest.message`, ...) are plain values in the model: they
+//!   are always written, and an absent one reads as the default, which
+//!   validation then reports.
+//! - **Numbers in `Struct`/`Value` are doubles** in the proto: a whole
+//!   double in the `i64`/`u64` range reads as that integer (except `-0.0`),
+//!   others as floats; integers past 2^53 become the nearest double.
+//! - **Limits**: [`decode`] refuses input over 16 MiB
+//!   ([`DEFAULT_MAX_MESSAGE_BYTES`]; [`decode_with_limit`] sets another)
+//!   before parsing; nesting is bounded by prost's recursion limit (100).
+//!
+//! # Example
+//!
+//! ```
+//! use a2a_types::{Message, SendMessageRequest};
+//!
+//! let request = SendMessageRequest::new(Message::user_text("msg-1", "What is the weather?"));
+//! let bytes = a2a_proto::encode(&request);
+//! let back: SendMessageRequest = a2a_proto::decode(&bytes)?;
+//! assert_eq!(back, request);
+//!
+//! // An unknown enum number is refused with its path.
+//! let mut message = a2a_proto::Protobuf::to_message(&request);
+//! message.message.as_mut().unwrap().role = 7;
+//! let err = a2a_proto::decode::<SendMessageRequest>(&a2a_proto::prost::Message::encode_to_vec(&message))
+//!     .unwrap_err();
+//! assert_eq!(err.path(), "message.role");
+//! # Ok::<(), a2a_proto::ProtoError>(())
+//! ```
+
+mod convert;
+mod error;
+mod status;
+
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub mod testing;
+
+/// The generated messages of package `lf.a2a.v1` (`a2a-v1.0.proto`), under
+/// prost's names (`ApiKeySecurityScheme` for `APIKeySecurityScheme`,
+/// oneofs as enums in a module named after the message). The proto is
+/// their documentation; convert to the model with [`Protobuf`].
+#[allow(missing_docs, unreachable_pub, clippy::all)]
+pub mod pb {
+    include!("gen/lf.a2a.v1.rs");
+}
+
+/// The generated messages of package `google.rpc`: `Status` and the
+/// standard error details (`google/rpc/status.proto`,
+/// `google/rpc/error_details.proto`).
+#[allow(missing_docs, unreachable_pub, clippy::all)]
+pub mod rpc {
+    include!("gen/google.rpc.rs");
+}
+
+pub use convert::{decode, decode_with_limit, encode, Protobuf, DEFAULT_MAX_MESSAGE_BYTES};
+pub use error::{ProtoError, ProtoErrorKind};
+pub use status::{status_from_proto, status_to_proto, GrpcCode};
+
+/// The `prost` crate the generated messages implement `prost::Message` of.
+pub use prost;
+/// The `prost-types` crate: `google.protobuf.Struct`, `Value`, `Timestamp`,
+/// `Any`.
+pub use prost_types;
