@@ -188,7 +188,10 @@ async fn answer<S: A2aService>(
         Ok(Answer::Unary(reply)) => {
             let _ = out.send(encode_result(&id, &reply)).await;
         }
-        Ok(Answer::Stream { first, mut rest }) => {
+        // Lines carry no event ids: a line client does not reconnect.
+        Ok(Answer::Stream {
+            first, mut rest, ..
+        }) => {
             if out.send(encode_result(&id, &first)).await.is_err() {
                 return;
             }

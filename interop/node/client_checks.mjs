@@ -354,13 +354,16 @@ class Checks {
     const a = await this.client.createTaskPushNotificationConfig(
       this.pushConfig(task.id, '/hook/a', { token: 'tok-a', authentication: { scheme: 'Bearer', credentials: 'push-secret' } }),
     );
-    // B names its own id, so that an agent which defaults the id cannot make
-    // B replace A; push_ids_distinct checks that separately.
+    // B names its own id, which the agent keeps (spec 3.1.7-3.1.8; issue 14
+    // item 1), so an agent which defaults the id cannot make B replace A;
+    // push_ids_distinct checks that separately.
+    const chosen = `cfg-b-${randomUUID()}`;
     const b = await this.client.createTaskPushNotificationConfig(
-      this.pushConfig(task.id, '/hook/b', { id: `cfg-b-${randomUUID()}`, token: 'tok-b' }),
+      this.pushConfig(task.id, '/hook/b', { id: chosen, token: 'tok-b' }),
     );
+    assert(a.id, 'no server-assigned config id for a config created without one');
+    assert(b.id === chosen, `config created with id ${chosen} came back as ${b.id} (spec 3.1.7)`);
     for (const [cfg, path] of [[a, '/hook/a'], [b, '/hook/b']]) {
-      assert(cfg.id, 'no server-assigned config id');
       assert(cfg.taskId === task.id, `config taskId ${cfg.taskId}`);
       assert(cfg.url === this.webhook.url(path), `config url ${cfg.url}`);
     }
@@ -378,6 +381,10 @@ class Checks {
     const got = await this.client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: a.id });
     assert(got.id === a.id && got.url === a.url && got.token === 'tok-a', `got ${JSON.stringify(got)}`);
     assert(got.authentication?.scheme?.toLowerCase() === 'bearer', `authentication ${JSON.stringify(got.authentication)}`);
+    // The client-chosen id finds its config (spec 3.1.8).
+    const { b } = this.pushState();
+    const gotB = await this.client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: b.id });
+    assert(gotB.id === b.id && gotB.url === b.url && gotB.token === 'tok-b', `got ${JSON.stringify(gotB)}`);
   }
 
   async push_list() {

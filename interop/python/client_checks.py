@@ -388,15 +388,18 @@ class Checks:
                 authentication=AuthenticationInfo(scheme='Bearer', credentials='push-secret'),
             )
         )
-        # B names its own id, so that an agent which defaults the id (to the
-        # task id, say) cannot make B replace A; push_ids_distinct checks that.
+        # B names its own id, which the agent keeps (spec 3.1.7-3.1.8; issue
+        # 14 item 1), so an agent which defaults the id (to the task id, say)
+        # cannot make B replace A; push_ids_distinct checks that.
+        chosen = f'cfg-b-{uuid.uuid4()}'
         b = await self.unary.create_task_push_notification_config(
             TaskPushNotificationConfig(
-                task_id=task.id, id=f'cfg-b-{uuid.uuid4()}', url=self.webhook.url('/hook/b'), token='tok-b'
+                task_id=task.id, id=chosen, url=self.webhook.url('/hook/b'), token='tok-b'
             )
         )
+        assert a.id, 'no server-assigned config id for a config created without one'
+        assert b.id == chosen, f'config created with id {chosen!r} came back as {b.id!r} (spec 3.1.7)'
         for cfg, path in ((a, '/hook/a'), (b, '/hook/b')):
-            assert cfg.id, 'no server-assigned config id'
             assert cfg.task_id == task.id, f'config taskId {cfg.task_id!r}'
             assert cfg.url == self.webhook.url(path), f'config url {cfg.url!r}'
         assert a.id != b.id, 'two configs got the same id'
@@ -408,12 +411,17 @@ class Checks:
         return self.state['push']
 
     async def check_push_get(self):
-        task, a, _ = self.push_state()
+        task, a, b = self.push_state()
         got = await self.unary.get_task_push_notification_config(
             GetTaskPushNotificationConfigRequest(task_id=task.id, id=a.id)
         )
         assert (got.id, got.url, got.token) == (a.id, a.url, 'tok-a'), f'got {got}'
         assert got.authentication.scheme.lower() == 'bearer', f'authentication {got.authentication}'
+        # The client-chosen id finds its config (spec 3.1.8).
+        got_b = await self.unary.get_task_push_notification_config(
+            GetTaskPushNotificationConfigRequest(task_id=task.id, id=b.id)
+        )
+        assert (got_b.id, got_b.url, got_b.token) == (b.id, b.url, 'tok-b'), f'got {got_b}'
 
     async def check_push_list(self):
         task, a, b = self.push_state()

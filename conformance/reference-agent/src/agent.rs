@@ -25,7 +25,7 @@ use crate::ids::IdGenerator;
 use crate::push::{PushHub, PushObserver, PushQueue, PushSender};
 use crate::store::{self, Filter, Store};
 use crate::stream::{self, Subscription};
-use crate::task::{now, PushTarget, Scope, Start, TaskEntry};
+use crate::task::{now, PushTarget, Scope, Start, TaskEntry, Until};
 use crate::worker::Worker;
 
 /// The reference agent: an in-memory [`A2aService`] that honours every
@@ -230,16 +230,38 @@ impl ReferenceAgent {
         }
     }
 
-    /// Attaches a checked config to a task, with a server-assigned id.
+    /// Attaches a checked config to a task (spec 3.1.7): under the id the
+    /// client chose, or a server-generated one when it chose none. A config
+    /// with the id of one the task already has replaces it (its pending
+    /// notifications are dropped; later ones go to the new config), and
+    /// does not count against `max_push_configs_per_task`. Answers the
+    /// config as stored and the one it replaced.
     fn attach_push(
         &self,
         entry: &TaskEntry,
         mut config: TaskPushNotificationConfig,
-    ) -> Result<TaskPushNotificationConfig, A2aError> {
+    ) -> Result<
+        (
+            TaskPushNotificationConfig,
+            Option<TaskPushNotificationConfig>,
+        ),
+        A2aError,
+    > {
         let max = self.inner.config.limits.max_push_configs_per_task;
-        config.id = self.inner.ids.next("push");
+        if config.id.is_empty() {
+            config.id = self.inner.ids.next("push");
+        }
         config.task_id.clone_from(&entry.id);
         let attached = entry.with_push(|targets| {
+            let target = PushTarget {
+                config: config.clone(),
+                queue: Arc::new(PushQueue::default()),
+            };
+            if let Some(old) = targets.iter_mut().find(|t| t.config.id == config.id) {
+                let old = std::mem::replace(old, target);
+                old.queue.close();
+                return Ok((config, Some(old.config)));
+            }
             if targets.len() >= max {
                 return Err(A2aError::invalid_params(vec![violation(
                     "taskId",
@@ -249,11 +271,8 @@ impl ReferenceAgent {
                     ),
                 )]));
             }
-            targets.push(PushTarget {
-                config: config.clone(),
-                queue: Arc::new(PushQueue::default()),
-            });
-            Ok(config)
+            targets.push(target);
+            Ok((config, None))
         });
         attached.unwrap_or_else(|| Err(A2aError::task_not_found(&entry.id)))
     }
@@ -311,15 +330,21 @@ impl ReferenceAgent {
         if !message.task_id.is_empty() {
             let entry = self.task(&scope, &message.task_id)?;
             let work = behaviour::for_follow_up(&message);
-            let push_id = match push {
-                Some(config) => Some(self.attach_push(&entry, *config)?.id),
+            let attached = match push {
+                Some(config) => Some(self.attach_push(&entry, *config)?),
                 None => None,
             };
             let (resumed, start) = match entry.follow_up(message, subscribe, history) {
                 Ok(r) => r,
                 Err(e) => {
-                    if let Some(id) = push_id {
-                        Self::detach_push(&entry, &id);
+                    // The message was refused: the task's configs are as
+                    // they were.
+                    match attached {
+                        Some((_, Some(replaced))) => {
+                            let _ = self.attach_push(&entry, replaced);
+                        }
+                        Some((config, None)) => Self::detach_push(&entry, &config.id),
+                        None => {}
                     }
                     return Err(e);
                 }
@@ -375,8 +400,8 @@ impl ReferenceAgent {
             limits.max_events_per_task,
         ));
         if let Some(config) = push {
-            let id = self.attach_push(&entry, *config)?.id;
-            entry.push_snapshot(&id);
+            let (config, _) = self.attach_push(&entry, *config)?;
+            entry.push_snapshot(&config.id);
         }
         let start = subscribe.then(|| entry.start(history));
         let snapshot = match &start {
@@ -418,7 +443,8 @@ impl ReferenceAgent {
             (Prepared::Task { entry, start, .. }, history, _) => {
                 let start =
                     start.ok_or_else(|| A2aError::internal("no subscription was started"))?;
-                Ok(Subscription::new(entry, start, history).into_stream())
+                let ids = cx.event_ids.clone();
+                Ok(Subscription::new(entry, start, history, Until::Settled, ids).into_stream())
             }
         }
     }
@@ -533,8 +559,12 @@ impl ReferenceAgent {
         self.require_streaming()?;
         validated(&request)?;
         let entry = self.task(&scope(cx, &request.tenant), &request.id)?;
-        let start = entry.subscribe(None)?;
-        Ok(Subscription::new(entry, start, None).into_stream())
+        // A reconnecting client's `Last-Event-ID` is a position this agent
+        // labelled (see `stream`); anything else is no position at all.
+        let resume_at = cx.last_event_id().and_then(|id| id.parse::<u64>().ok());
+        let start = entry.subscribe(None, resume_at)?;
+        let ids = cx.event_ids.clone();
+        Ok(Subscription::new(entry, start, None, Until::Terminal, ids).into_stream())
     }
 
     fn create_push(
@@ -552,7 +582,7 @@ impl ReferenceAgent {
         self.check_push_config(&request, "")?;
         let entry = self.task(&scope(cx, &request.tenant), &request.task_id)?;
         let tenant = std::mem::take(&mut request.tenant);
-        let mut created = self.attach_push(&entry, request)?;
+        let (mut created, _) = self.attach_push(&entry, request)?;
         created.tenant = tenant;
         Ok(created)
     }

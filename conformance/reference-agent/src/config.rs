@@ -104,9 +104,12 @@ pub struct Limits {
     /// Messages kept in one task's history; older ones are dropped.
     /// Default 100.
     pub max_history: usize,
-    /// Events one task keeps for its subscribers that have not read them
-    /// yet. A subscriber that falls further behind receives a fresh `Task`
-    /// snapshot and continues from there. Default 256.
+    /// Events one task keeps: for its subscribers that have not read them
+    /// yet and, while the task is not finished, for a client that
+    /// resubscribes with `Last-Event-ID` (spec 3.1.6). A subscriber that
+    /// falls further behind, or resumes from further back, receives a
+    /// fresh `Task` snapshot and continues from there. A finished task
+    /// keeps its events only while someone reads them. Default 256.
     pub max_events_per_task: usize,
     /// Push configs per task. Default 16.
     pub max_push_configs_per_task: usize,

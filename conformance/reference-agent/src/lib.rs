@@ -94,8 +94,9 @@
 //!
 //! # The protocol rules it follows
 //!
-//! - **Ids** (3.4): task, context, message, artifact and push config ids
-//!   are server-generated ([`IdGenerator`]); a client `contextId` is kept.
+//! - **Ids** (3.4): task, context, message and artifact ids are
+//!   server-generated ([`IdGenerator`]); a client `contextId` is kept, and
+//!   so is a client's push config `id` (3.1.7).
 //!   Every task goes SUBMITTED first; every status carries a timestamp
 //!   (millisecond precision, never decreasing within a task).
 //! - **Blocking** (3.2.2): `SendMessage` waits for a terminal or
@@ -127,13 +128,27 @@
 //!   subscribers may follow one task: each gets the same events in the
 //!   same order from the task's event log, and dropping one affects no
 //!   other. `SubscribeToTask` on a terminal task is
-//!   `UnsupportedOperationError`; on an interrupted one it yields the
-//!   task and closes. A subscriber that falls more than
-//!   `max_events_per_task` events behind receives a fresh `Task` snapshot
-//!   and goes on from there. An evicted task ends its streams with
-//!   `TaskNotFoundError`.
-//! - **Push notifications** (3.1.7-3.1.10, 4.3, 13.2): configs get
-//!   server-assigned ids, may be given inline in `SendMessage` (the
+//!   `UnsupportedOperationError`; on any other, interrupted ones included,
+//!   it follows the task until it is terminal (3.1.6), so a subscriber of
+//!   an input-required task sees the answer resume it and finish. A
+//!   subscriber that falls more than `max_events_per_task` events behind
+//!   receives a fresh `Task` snapshot and goes on from there. An evicted
+//!   task ends its streams with `TaskNotFoundError`.
+//! - **Event ids and `Last-Event-ID`** (3.1.6): every item of a task
+//!   stream carries an SSE id, its position in the task's event log (the
+//!   number of the task's events it accounts for), so ids increase within
+//!   a stream and across the streams of one task. `SubscribeToTask` with
+//!   `Last-Event-ID` replays the events after that position when the
+//!   bounded log still holds them all (and there is at least one), without
+//!   a `Task` first: the client had it. Otherwise (the log moved on, an id
+//!   this agent did not write, nothing missed) the stream starts with the
+//!   `Task` as usual.
+//! - **Push notifications** (3.1.7-3.1.10, 4.3, 13.2): a config keeps
+//!   the `id` the client gave it and gets a server-generated one when it
+//!   has none (as the official SDKs do); creating a config with the id of
+//!   one the task has replaces it (the old webhook gets nothing more; the
+//!   replacement does not count against the limit). Configs may be given
+//!   inline in `SendMessage` (the
 //!   webhook then receives the `Task` first), and deleting one is
 //!   idempotent (an unknown config id is not an error; an unknown task
 //!   is). Each webhook receives every later event as a `StreamResponse`
@@ -163,7 +178,8 @@
 //! evicted at the latest `task_ttl` (default an hour) after its creation,
 //! the oldest first (3.4.1 lets agents expire contexts and asks them to
 //! say so: this is that policy); per task at most `max_history` messages,
-//! `max_events_per_task` unread events, `max_push_configs_per_task`
+//! `max_events_per_task` logged events (kept while the task goes on, for
+//! resubscriptions, and after it finishes only while someone reads them), `max_push_configs_per_task`
 //! webhooks, each with at most `max_push_queue` pending notifications
 //! (the oldest is dropped first); `stream` and `slow` arguments are
 //! bounded too. Requests themselves are bounded by the binding.
@@ -180,9 +196,15 @@
 //!   subscribers read the ring at their own pace, so a slow subscriber
 //!   costs no memory beyond the ring and cannot slow the task down. Events
 //!   are kept only while someone is subscribed.
-//! - **Streams close on interrupted states** (issue 6), also for
-//!   `SubscribeToTask`: the task will not move until the client answers,
-//!   and the answer opens a new stream.
+//! - **`SendStreamingMessage` streams close on interrupted states**
+//!   (issue 6, spec 11.7): the task will not move until the client
+//!   answers, and the answer opens a new stream. **`SubscribeToTask`
+//!   streams do not** (issue 14): 3.1.6 has them end at a terminal state
+//!   only, which is what a subscriber waiting for the outcome needs.
+//! - **A resumed stream starts with the missed events, not the `Task`**:
+//!   3.1.6 asks for the `Task` first so that nothing is lost between
+//!   `GetTask` and the subscription; a client resuming with
+//!   `Last-Event-ID` lost nothing, and a `Task` would repeat what it has.
 //! - **A second cancel succeeds** on a canceled task: 3.3.1 says cancel
 //!   is idempotent; other terminal states are not cancelable (3.1.5).
 

@@ -43,20 +43,38 @@ pub(crate) fn now() -> Timestamp {
         .truncated_to_millis()
 }
 
-/// Whether a stream ends after this item (spec 3.1.2; issue 6: streams
-/// close at a terminal or interrupted state).
-pub(crate) fn ends_stream(event: &StreamResponse) -> bool {
-    let settled = |s: TaskState| s.is_terminal() || s.is_interrupted();
+/// Where a stream ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Until {
+    /// At a terminal or interrupted state: the stream of
+    /// `SendStreamingMessage` (spec 3.1.2, 11.7; issue 6).
+    Settled,
+    /// At a terminal state only: `SubscribeToTask` (spec 3.1.6, "the
+    /// stream MUST terminate when the task reaches a terminal state"; it
+    /// "can be used with any task that is not in a terminal state"), so a
+    /// subscriber of an input-required or auth-required task sees it
+    /// resume and finish.
+    Terminal,
+}
+
+/// Whether a stream that ends at `until` ends after this item.
+pub(crate) fn ends_stream(event: &StreamResponse, until: Until) -> bool {
+    let ends = |s: TaskState| match until {
+        Until::Settled => s.is_terminal() || s.is_interrupted(),
+        Until::Terminal => s.is_terminal(),
+    };
     match event {
-        StreamResponse::Task(t) => settled(t.status.state),
-        StreamResponse::StatusUpdate(e) => settled(e.status.state),
+        StreamResponse::Task(t) => ends(t.status.state),
+        StreamResponse::StatusUpdate(e) => ends(e.status.state),
         StreamResponse::Message(_) => true,
         StreamResponse::ArtifactUpdate(_) => false,
     }
 }
 
-/// The events a task keeps for subscribers that have not read them yet:
-/// the last `cap`, numbered from 0 in publication order.
+/// The events a task keeps, for subscribers that have not read them yet
+/// and for resubscriptions with `Last-Event-ID`: the last `cap`, numbered
+/// from 0 in publication order. A finished task keeps them only while
+/// someone reads them.
 #[derive(Debug)]
 struct EventLog {
     next_seq: u64,
@@ -127,12 +145,16 @@ pub(crate) enum Read {
     Evicted,
 }
 
-/// Where a new subscriber starts: the snapshot it receives first, the
-/// sequence number of the first event it has not seen, and its receiver.
+/// Where a new subscriber starts: the snapshot it receives first (unless
+/// it resumes), the sequence number of the first event it has not seen,
+/// and its receiver.
 pub(crate) struct Start {
     pub(crate) snapshot: Task,
     pub(crate) next_seq: u64,
     pub(crate) rx: watch::Receiver<u64>,
+    /// The subscriber resumes an earlier stream (`Last-Event-ID`): it
+    /// starts with the logged events from `next_seq`, not the snapshot.
+    pub(crate) resumed: bool,
 }
 
 impl TaskEntry {
@@ -259,11 +281,19 @@ impl TaskEntry {
                     .enqueue(body.clone(), &target.config, &self.hub);
             }
         }
-        // Keep the event only while someone may read it (and copy it only
-        // then). The event names this task, so `apply` cannot fail; were
-        // it to, the task would simply stay as it was.
+        // Keep the event while someone may read it: a subscriber, or one
+        // that resumes with `Last-Event-ID` while the task goes on; copy it
+        // only then. The event names this task, so `apply` cannot fail;
+        // were it to, the task would simply stay as it was.
         let watched = self.changed.receiver_count() > 0;
-        if watched {
+        let settles = match &event {
+            StreamResponse::Task(t) => t.status.state.is_terminal(),
+            StreamResponse::StatusUpdate(e) => e.status.state.is_terminal(),
+            StreamResponse::Message(_) | StreamResponse::ArtifactUpdate(_) => {
+                inner.task.is_terminal()
+            }
+        };
+        if watched || !settles {
             let _ = apply(&mut inner.task, event.clone());
             inner.log.push(Some(event));
         } else {
@@ -335,7 +365,19 @@ impl TaskEntry {
 
     /// Starts a subscription (spec 3.1.6): the current task first, then
     /// every later event. A terminal task has nothing more to send.
-    pub(crate) fn subscribe(&self, history: Option<usize>) -> Result<Start, A2aError> {
+    ///
+    /// `resume_at` is the position a reconnecting client names with
+    /// `Last-Event-ID` (the sequence number of the first event it has not
+    /// seen, see [`Subscription`](crate::stream::Subscription)). When the
+    /// log still holds every event from there, and there is at least one,
+    /// the subscription replays them instead of starting with the task;
+    /// otherwise (the log moved on, the position was never issued, nothing
+    /// was missed) it starts with the task as usual.
+    pub(crate) fn subscribe(
+        &self,
+        history: Option<usize>,
+        resume_at: Option<u64>,
+    ) -> Result<Start, A2aError> {
         let inner = self.lock();
         if inner.evicted {
             return Err(A2aError::task_not_found(&self.id));
@@ -349,7 +391,15 @@ impl TaskEntry {
             .with_metadata("taskId", &self.id)
             .with_metadata("state", state.as_str_name()));
         }
-        Ok(self.start_locked(&inner, history))
+        let mut start = self.start_locked(&inner, history);
+        if let Some(at) = resume_at {
+            let log = &inner.log;
+            if at >= log.first_seq() && at < log.next_seq {
+                start.next_seq = at;
+                start.resumed = true;
+            }
+        }
+        Ok(start)
     }
 
     /// The start of a subscription to a task that was just created.
@@ -363,6 +413,7 @@ impl TaskEntry {
             snapshot: view(&inner.task, history, true),
             next_seq: inner.log.next_seq,
             rx: self.changed.subscribe(),
+            resumed: false,
         }
     }
 
@@ -386,12 +437,14 @@ impl TaskEntry {
         }
     }
 
-    /// Called by a subscriber that goes away: when it was the last one,
-    /// the events kept for subscribers are freed at once.
+    /// Called by a subscriber that goes away: when it was the last one and
+    /// the task is finished, the events kept for subscribers are freed at
+    /// once.
     pub(crate) fn release(&self) {
         let mut inner = self.lock();
-        // The departing subscriber's own receiver is still counted.
-        if self.changed.receiver_count() <= 1 {
+        // The departing subscriber's own receiver is still counted. A task
+        // that goes on keeps its events for resubscriptions.
+        if self.changed.receiver_count() <= 1 && inner.task.is_terminal() {
             inner.log.events.clear();
         }
     }

@@ -274,12 +274,13 @@ async fn operations(b: Binding, file: &str) {
         ),
     )
     .await;
-    g.call(
-        &server,
-        "subscribe-input-required",
-        call("SubscribeToTask", json!({"id": t2})),
-    )
-    .await;
+    // The subscription stays open until the task is terminal (spec
+    // 3.1.6): the Task is recorded, then the client goes away.
+    let mut open = g
+        .open(&server, call("SubscribeToTask", json!({"id": t2})))
+        .await;
+    open.read_events(1).await;
+    g.push("subscribe-input-required", open.done());
     let r = g
         .call(
             &server,
@@ -1150,7 +1151,7 @@ impl Exchange {
             let text = String::from_utf8_lossy(&self.body);
             let events = text
                 .split("\n\n")
-                .filter_map(|frame| frame.strip_prefix("data: "))
+                .filter_map(|frame| frame.lines().find_map(|l| l.strip_prefix("data: ")))
                 .filter_map(|data| serde_json::from_str(data).ok())
                 .collect();
             return Value::Array(events);

@@ -44,7 +44,7 @@ fn bodies(requests: &[Request<Bytes>]) -> Vec<String> {
 }
 
 #[tokio::test]
-async fn config_crud_with_server_ids_and_idempotent_delete() {
+async fn config_crud_with_client_ids_kept_and_idempotent_delete() {
     let agent = agent();
     let task = run(&agent, "input").await;
     let mut asked = config_for(&task.id, HOOK);
@@ -54,10 +54,9 @@ async fn config_crud_with_server_ids_and_idempotent_delete() {
         .create_task_push_notification_config(&cx(), asked)
         .await
         .unwrap();
-    assert!(
-        created.id.starts_with("push-"),
-        "server-assigned: {}",
-        created.id
+    assert_eq!(
+        created.id, "client-chosen",
+        "spec 3.1.7: the client's id is kept"
     );
     assert_eq!(
         (
@@ -72,6 +71,11 @@ async fn config_crud_with_server_ids_and_idempotent_delete() {
         .await
         .unwrap();
     assert_ne!(second.id, created.id);
+    assert!(
+        second.id.starts_with("push-"),
+        "generated when none is given: {}",
+        second.id
+    );
 
     let get = |id: &str| GetTaskPushNotificationConfigRequest {
         task_id: task.id.clone(),
@@ -539,4 +543,80 @@ async fn push_disabled_answers_push_not_supported_everywhere() {
         ),
         ErrorKind::PushNotificationNotSupported
     );
+}
+
+#[tokio::test]
+async fn recreating_a_config_id_replaces_the_config_and_its_webhook() {
+    let (agent, sender) = agent_with(|c| c.limits.max_push_configs_per_task = 2);
+    let task = run(&agent, "input").await;
+    let with_id = |id: &str, url: &str| {
+        let mut c = config_for(&task.id, url);
+        c.id = id.to_owned();
+        c
+    };
+    let old_hook = "https://old.example.com/hook";
+    agent
+        .create_task_push_notification_config(&cx(), with_id("mine", old_hook))
+        .await
+        .unwrap();
+    agent
+        .create_task_push_notification_config(&cx(), with_id("other", HOOK))
+        .await
+        .unwrap();
+    // At the limit of 2: the same id again replaces, it does not add.
+    let mut replacement = with_id("mine", "https://new.example.com/hook");
+    replacement.token = "new-token".into();
+    let replaced = agent
+        .create_task_push_notification_config(&cx(), replacement)
+        .await
+        .unwrap();
+    assert_eq!(replaced.id, "mine");
+    let got = agent
+        .get_task_push_notification_config(
+            &cx(),
+            GetTaskPushNotificationConfigRequest {
+                task_id: task.id.clone(),
+                id: "mine".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (got.url.as_str(), got.token.as_str()),
+        ("https://new.example.com/hook", "new-token")
+    );
+    let list = agent
+        .list_task_push_notification_configs(
+            &cx(),
+            ListTaskPushNotificationConfigsRequest {
+                task_id: task.id.clone(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let ids: Vec<&str> = list.configs.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["mine", "other"], "replaced in place");
+    // A third id is over the limit.
+    let err = agent
+        .create_task_push_notification_config(&cx(), with_id("third", HOOK))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidParams);
+
+    // The task's next events go to the new webhook, never the old one.
+    let mut answer = msg("m-2", "go on");
+    answer.task_id = task.id.clone();
+    agent.send_message(&cx(), request(answer)).await.unwrap();
+    eventually(|| {
+        sender
+            .requests()
+            .iter()
+            .filter(|r| r.uri() == "https://new.example.com/hook")
+            .count()
+            >= 3
+    })
+    .await;
+    assert!(sender.requests().iter().all(|r| r.uri() != old_hook));
 }

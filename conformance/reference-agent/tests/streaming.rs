@@ -148,17 +148,117 @@ async fn subscribe_to_a_terminal_task_is_unsupported_and_unknown_is_not_found() 
         .err()
         .unwrap();
     assert_eq!(err.kind(), ErrorKind::TaskNotFound);
+}
 
-    // An interrupted task: the current task, then the stream closes.
-    let parked = run(&agent, "input").await;
-    let s = agent
-        .subscribe_to_task(&cx(), subscribe_req(&parked.id))
+#[tokio::test]
+async fn a_subscription_to_an_interrupted_task_follows_it_to_the_end() {
+    // Spec 3.1.6: any task that is not terminal; the stream ends at a
+    // terminal state. Both interrupted states (7.6.1 for AUTH_REQUIRED).
+    let agent = agent();
+    for (text, state) in [("input", "INPUT_REQUIRED"), ("auth", "AUTH_REQUIRED")] {
+        let parked = run(&agent, text).await;
+        let mut s = agent
+            .subscribe_to_task(&cx(), subscribe_req(&parked.id))
+            .await
+            .unwrap();
+        let first = next(&mut s).await.unwrap().unwrap();
+        assert_eq!(describe(&first), format!("task:{state}"));
+        let mut answer = msg(&format!("{text}-answer"), "blue");
+        answer.task_id = parked.id.clone();
+        agent.send_message(&cx(), request(answer)).await.unwrap();
+        let rest: Vec<_> = collect(s).await.iter().map(describe).collect();
+        assert_eq!(
+            rest,
+            ["status:WORKING", "artifact:got: blue", "status:COMPLETED"],
+            "{text}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn resubscribing_with_last_event_id_replays_the_missed_events() {
+    let agent = agent();
+    // Four chunks 300 ms apart: the task is still working when the client
+    // comes back at once.
+    let first_cx = cx();
+    let mut s = agent
+        .send_streaming_message(&first_cx, request(msg("resume", "stream 4 300")))
         .await
         .unwrap();
+    let mut seen = Vec::new();
+    let mut ids = Vec::new();
+    while seen.last().map(describe).as_deref() != Some("artifact:chunk 1 ") {
+        seen.push(next(&mut s).await.unwrap().unwrap());
+        ids.push(first_cx.event_ids.take().expect("every item is labelled"));
+    }
+    let task_id = seen[0].task_id().unwrap().to_owned();
+    drop(s); // the connection breaks
+             // The client lost chunk 1 (it never arrived, say): it resumes after
+             // WORKING, the second event.
+    assert_eq!(describe(&seen[1]), "status:WORKING");
+    let resumed_cx = cx().with_last_event_id(&ids[1]);
+    let s = agent
+        .subscribe_to_task(&resumed_cx, subscribe_req(&task_id))
+        .await
+        .unwrap();
+    let events: Vec<_> = collect(s).await.iter().map(describe).collect();
     assert_eq!(
-        collect(s).await.iter().map(describe).collect::<Vec<_>>(),
-        ["task:INPUT_REQUIRED"]
+        events,
+        [
+            "artifact:chunk 1 ",
+            "artifact:chunk 2 +",
+            "artifact:chunk 3 +",
+            "artifact:chunk 4 +!",
+            "status:COMPLETED"
+        ],
+        "the missed events and the rest, no Task first"
     );
+}
+
+#[tokio::test]
+async fn a_last_event_id_the_log_cannot_replay_starts_with_the_task() {
+    let agent = agent();
+    let parked = run(&agent, "input").await; // one event: INPUT_REQUIRED
+                                             // Never written, not a position, and nothing missed after it.
+    for id in ["999999", "not-a-position", "1"] {
+        let cx = cx().with_last_event_id(id);
+        let mut s = agent
+            .subscribe_to_task(&cx, subscribe_req(&parked.id))
+            .await
+            .unwrap();
+        let first = next(&mut s).await.unwrap().unwrap();
+        assert_eq!(describe(&first), "task:INPUT_REQUIRED", "{id}");
+    }
+    // Position 0 is before INPUT_REQUIRED, which the log holds.
+    let cx = cx().with_last_event_id("0");
+    let mut s = agent
+        .subscribe_to_task(&cx, subscribe_req(&parked.id))
+        .await
+        .unwrap();
+    let first = next(&mut s).await.unwrap().unwrap();
+    assert_eq!(describe(&first), "status:INPUT_REQUIRED");
+}
+
+#[tokio::test]
+async fn stream_items_are_labelled_with_increasing_positions() {
+    let agent = agent();
+    let call = cx();
+    let mut s = agent
+        .send_streaming_message(&call, request(msg("ids", "stream 3")))
+        .await
+        .unwrap();
+    let mut ids = Vec::new();
+    while let Some(item) = next(&mut s).await {
+        item.unwrap();
+        ids.push(call.event_ids.take().expect("every item is labelled"));
+    }
+    let positions: Vec<u64> = ids.iter().map(|id| id.parse().unwrap()).collect();
+    assert_eq!(
+        positions.len(),
+        6,
+        "task, working, 3 chunks, completed: {ids:?}"
+    );
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

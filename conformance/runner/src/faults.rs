@@ -104,6 +104,8 @@ faults! {
     "subscribe-terminal-allowed", Service(SubscribeTerminalAllowed), "answers a stream when subscribing to a finished task";
     "subscription-cut-short", Service(SubscriptionCutShort), "ends subscriptions after their first event";
     "delete-keeps-config", Service(DeleteKeepsConfig), "answers DeleteTaskPushNotificationConfig without deleting";
+    "subscription-ends-interrupted", Service(SubscriptionEndsInterrupted), "ends SubscribeToTask streams at an interrupted state";
+    "push-client-id-dropped", Service(PushClientIdDropped), "stores push configs under a server-generated id, whatever id the client chose";
     "extended-card-anonymous", Service(ExtendedCardAnonymous), "gives the extended card to anonymous callers";
     "no-validation", Service(NoValidation), "accepts a message without parts";
     "output-modes-ignored", Service(OutputModesIgnored), "ignores acceptedOutputModes";
@@ -133,6 +135,8 @@ faults! {
     "extended-card-uncached", Http(ExtendedCardUncached), "serves the extended card without ETag or Cache-Control";
     "field-rules-unchecked", Http(FieldRulesUnchecked), "answers a negative historyLength or an out-of-bounds pageSize as if it were unset";
     "card-interface-not-served", Http(CardInterfaceNotServed), "declares its interfaces at a path it does not serve";
+    "sse-ids-missing", Http(SseIdsMissing), "writes SSE events without id lines";
+    "last-event-id-ignored", Http(LastEventIdIgnored), "ignores Last-Event-ID on a resubscription";
     "push-without-credentials", Push(NoCredentials), "sends webhooks without the config's Authorization";
     "push-wrong-media-type", Push(WrongMediaType), "sends webhooks as text/plain";
 }
@@ -163,6 +167,8 @@ enum ServiceFault {
     TimestampFilterIgnored,
     SubscribeTerminalAllowed,
     SubscriptionCutShort,
+    SubscriptionEndsInterrupted,
+    PushClientIdDropped,
     DeleteKeepsConfig,
     ExtendedCardAnonymous,
     NoValidation,
@@ -198,6 +204,8 @@ enum HttpFault {
     ExtendedCardUncached,
     FieldRulesUnchecked,
     CardInterfaceNotServed,
+    SseIdsMissing,
+    LastEventIdIgnored,
 }
 
 /// Faults of push delivery.
@@ -290,6 +298,12 @@ impl Forward for FaultyService {
                 A2aRequest::CancelTask(r) if self.is(ServiceFault::CancelIgnored) => {
                     return self.task(&cx, &r.id).await.map(Reply::CancelTask);
                 }
+                A2aRequest::CreateTaskPushNotificationConfig(mut r)
+                    if self.is(ServiceFault::PushClientIdDropped) =>
+                {
+                    r.id.clear();
+                    A2aRequest::CreateTaskPushNotificationConfig(r)
+                }
                 A2aRequest::DeleteTaskPushNotificationConfig(_)
                     if self.is(ServiceFault::DeleteKeepsConfig) =>
                 {
@@ -332,6 +346,11 @@ impl Forward for FaultyService {
                         events.truncate(1);
                         (events, false)
                     })))
+                }
+                (Ok(Reply::SubscribeToTask(stream)), ServiceFault::SubscriptionEndsInterrupted) => {
+                    Ok(Reply::SubscribeToTask(Box::pin(EndsInterrupted(Some(
+                        stream,
+                    )))))
                 }
                 (Ok(Reply::SendStreamingMessage(stream)), _) => {
                     Ok(Reply::SendStreamingMessage(self.events(stream)))
@@ -432,6 +451,31 @@ fn rework(
     Box::pin(Channel(rx))
 }
 
+/// A stream that ends after an item in an interrupted state, as
+/// `SendStreamingMessage` streams do (spec 11.7), passing items through as
+/// they come (so the handler's SSE ids stay with them).
+struct EndsInterrupted(Option<EventStream>);
+
+impl Stream for EndsInterrupted {
+    type Item = Result<StreamResponse, A2aError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let Some(inner) = self.0.as_mut() else {
+            return Poll::Ready(None);
+        };
+        let item = std::task::ready!(inner.as_mut().poll_next(cx));
+        let interrupted = match &item {
+            Some(Ok(StreamResponse::Task(t))) => t.status.state.is_interrupted(),
+            Some(Ok(StreamResponse::StatusUpdate(e))) => e.status.state.is_interrupted(),
+            _ => false,
+        };
+        if interrupted || item.is_none() {
+            self.0 = None;
+        }
+        Poll::Ready(item)
+    }
+}
+
 struct Channel(mpsc::UnboundedReceiver<Result<StreamResponse, A2aError>>);
 
 impl Stream for Channel {
@@ -484,6 +528,9 @@ impl HttpClient for FaultyHttp {
                     if request.uri().path().ends_with("/extendedAgentCard") =>
                 {
                     request.headers_mut().remove(http::header::IF_NONE_MATCH);
+                }
+                HttpFault::LastEventIdIgnored => {
+                    request.headers_mut().remove(a2a_transport::LAST_EVENT_ID);
                 }
                 HttpFault::FieldRulesUnchecked => {
                     // The server's pipeline refuses these values, so the
@@ -613,6 +660,10 @@ fn text_fault(fault: HttpFault, body: Bytes) -> Bytes {
             t
         }
         HttpFault::SnakeCaseFields => text.replace("\"contextId\":", "\"context_id\":"),
+        HttpFault::SseIdsMissing => text
+            .split_inclusive('\n')
+            .filter(|line| !line.starts_with("id:"))
+            .collect(),
         HttpFault::OffsetTimestamps => {
             let mut t = String::with_capacity(text.len() + 16);
             let bytes = text.as_bytes();

@@ -48,6 +48,9 @@ pub struct StreamReply {
     pub headers: HeaderMap,
     /// The events' data, in order.
     pub events: Vec<Bytes>,
+    /// Each event's last event ID when it was dispatched (its own `id:`,
+    /// else the one before it; `""` before any), in order.
+    pub ids: Vec<String>,
     /// Whether the body ended within the call timeout.
     pub closed: bool,
     /// The body when it is not an event stream (an error answer).
@@ -246,6 +249,12 @@ impl Req {
     /// Sends the request and reads the answer as Server-Sent Events until
     /// it ends or the call timeout passes.
     pub async fn stream(self, cx: &Ctx<'_>) -> Check<StreamReply> {
+        self.stream_events(cx, usize::MAX).await
+    }
+
+    /// Like [`stream`](Self::stream), but stops reading after `max`
+    /// events and drops the connection (a client that goes away).
+    pub async fn stream_events(self, cx: &Ctx<'_>, max: usize) -> Check<StreamReply> {
         let what = format!("{} {}", self.method, self.url);
         let request = self.build()?;
         let response = cx
@@ -256,10 +265,11 @@ impl Req {
         let is_sse = media_type(&parts.headers) == "text/event-stream";
         let mut decoder = a2a_sse::Decoder::new();
         let mut events = Vec::new();
+        let mut ids = Vec::new();
         let mut raw = BytesMut::new();
         let mut closed = false;
         let deadline = tokio::time::Instant::now() + cx.timing().call_timeout;
-        loop {
+        while events.len() < max {
             let chunk = match tokio::time::timeout_at(deadline, next_chunk(&mut body)).await {
                 Err(_) => break,
                 Ok(None) => {
@@ -278,6 +288,7 @@ impl Req {
                 .next_event()
                 .map_err(|e| fail("a well-formed event stream", e))?
             {
+                ids.push(event.id.to_string());
                 events.push(event.data);
             }
         }
@@ -287,6 +298,7 @@ impl Req {
                 .next_event()
                 .map_err(|e| fail("a well-formed event stream", e))?
             {
+                ids.push(event.id.to_string());
                 events.push(event.data);
             }
         }
@@ -294,6 +306,7 @@ impl Req {
             status: parts.status,
             headers: parts.headers,
             events,
+            ids,
             closed,
             body: raw.freeze(),
         })

@@ -742,6 +742,7 @@ impl<S: A2aService> A2aServer<S> {
                     Ok(Some(Ok(first))) => Ok(Answer::Stream {
                         first,
                         rest: events,
+                        ids: cx.event_ids.clone(),
                     }),
                     Ok(Some(Err(e))) => Err(e),
                     Ok(None) => Ok(Answer::EmptyStream),

@@ -199,8 +199,13 @@ impl<'a> Framed<'a> for JsonRpcCall<'a> {
             Ok(Answer::Unary(reply)) => {
                 json_response(StatusCode::OK, encode_result(&self.id, &reply))
             }
-            Ok(Answer::Stream { first, rest }) => sse_response(
-                Body::stream(Frames::new(Framing::JsonRpc(self.id), Some(first), rest)),
+            Ok(Answer::Stream { first, rest, ids }) => sse_response(
+                Body::stream(Frames::new(
+                    Framing::JsonRpc(self.id),
+                    Some(first),
+                    rest,
+                    ids,
+                )),
                 self.keep_alive,
             ),
             Ok(Answer::EmptyStream) => sse_response(Body::empty(), None),

@@ -242,6 +242,12 @@ pub mod server {
     //! - **Panics** in the handler, its streams or the authenticator are
     //!   caught and answered as `InternalError` (500 / `-32603`), never
     //!   unwound into the host.
+    //! - **SSE event ids**: every event frame of a stream carries an `id:`,
+    //!   the label the handler gave it through [`EventIds`](crate::EventIds), else its
+    //!   position in the stream (`1`, `2`, ...); error frames carry none. A
+    //!   reconnecting client's `Last-Event-ID` reaches the handler in the
+    //!   context ([`CallContext::last_event_id`](crate::CallContext::last_event_id)), which decides what it
+    //!   can resume (spec 3.1.6).
 
     pub use crate::a2a_server::{A2aServer, ConfigError, ServerConfig, DEFAULT_MAX_BODY_SIZE};
     pub use crate::auth::{
@@ -442,5 +448,8 @@ pub use client::{ClientConfig, HttpClient, HttpTransport};
 pub use discovery::discover;
 pub use media::{is_json_media_type, A2A_JSON, APPLICATION_JSON, EVENT_STREAM};
 pub use server::{A2aServer, ServerConfig};
-pub use service::{dispatch, A2aService, BoxFuture, CallContext, EventStream, Forward, Principal};
+pub use service::{
+    dispatch, A2aService, BoxFuture, CallContext, EventIds, EventStream, Forward, Principal,
+    LAST_EVENT_ID,
+};
 pub use version::ProtocolVersion;

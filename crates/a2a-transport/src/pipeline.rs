@@ -14,7 +14,7 @@ use http::{Extensions, HeaderMap, Method, Response, StatusCode, Uri};
 use crate::auth::AuthRequest;
 use crate::body::Body;
 use crate::query::{QueryError, QueryParams};
-use crate::service::EventStream;
+use crate::service::{EventIds, EventStream};
 use crate::unwind::poll_next_caught;
 
 /// What the pipeline reads of a call before its request message: the
@@ -98,6 +98,10 @@ pub enum Answer {
         first: StreamResponse,
         /// The events after it; an `Err` item ends the stream.
         rest: EventStream,
+        /// The SSE ids the handler labels its events with (the first
+        /// event's label, if any, is still in it): an encoder that writes
+        /// SSE takes one after each event.
+        ids: EventIds,
     },
     /// A stream that ended before its first event.
     EmptyStream,

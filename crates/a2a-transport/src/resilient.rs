@@ -35,8 +35,11 @@
 //!   When the attempts run out the stream ends with a
 //!   [`ClientFailure::StreamIncomplete`] error naming the last failure.
 //! - **`Last-Event-ID`**: the last event ID the server sent is sent back
-//!   on the resubscription (SSE reconnection); A2A servers may ignore it,
-//!   which is safe since the first event is the whole task anyway.
+//!   on the resubscription (SSE reconnection). A server may ignore it,
+//!   which is safe since the first event is then the whole task; one that
+//!   honours it (an a2a-core server whose handler labels its events, like
+//!   the reference agent) sends the missed events instead, which the
+//!   snapshot folds in the same way.
 //! - **A task that finished while disconnected**: `SubscribeToTask` answers
 //!   `UnsupportedOperationError` for a terminal task (spec 3.1.6); the
 //!   stream then fetches the task once with `GetTask` and ends with it as
@@ -63,17 +66,14 @@ use a2a_types::{
     SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskSnapshot,
 };
 use futures_core::Stream;
-use http::{HeaderName, HeaderValue};
+use http::HeaderValue;
 
 use crate::client_error::invalid_response;
 use crate::client_error::ClientFailure;
 use crate::client_stream::SseStream;
 use crate::http_client::HttpClient;
 use crate::http_transport::HttpTransport;
-use crate::service::{A2aService, BoxFuture, CallContext, EventStream, Forward};
-
-/// The SSE `Last-Event-ID` request header.
-const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
+use crate::service::{A2aService, BoxFuture, CallContext, EventStream, Forward, LAST_EVENT_ID};
 
 /// The host's clock, reduced to what a resilient stream needs: a future
 /// that completes after a duration.

@@ -178,8 +178,8 @@ impl<'a> Framed<'a> for RestCall<'a> {
                     error_response(self.head, &err, status_of(&err), self.challenges)
                 }
             },
-            Ok(Answer::Stream { first, rest }) => {
-                let frames = Frames::new(Framing::Rest, Some(first), rest);
+            Ok(Answer::Stream { first, rest, ids }) => {
+                let frames = Frames::new(Framing::Rest, Some(first), rest, ids);
                 sse_response(Body::stream(frames), self.options.keep_alive)
             }
             Ok(Answer::EmptyStream) => sse_response(Body::empty(), None),

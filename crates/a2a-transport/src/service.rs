@@ -3,10 +3,10 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use a2a_types::{A2aError, A2aRequest, Operation, Reply};
-use http::HeaderMap;
+use http::{HeaderMap, HeaderName};
 
 use crate::version::ProtocolVersion;
 
@@ -37,6 +37,77 @@ impl Principal {
     }
 }
 
+/// The SSE `Last-Event-ID` request header (HTML, "Server-sent events",
+/// 9.2.4): the id of the last event a reconnecting client received.
+pub const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
+
+/// The SSE event ids of one streaming call: how a handler names the
+/// events of its stream, so that a client reconnecting with
+/// `Last-Event-ID` can be told where it left off (spec 3.1.6).
+///
+/// The server puts a fresh one in every call's [`CallContext`]
+/// ([`CallContext::event_ids`]). A handler whose stream can resume clones
+/// it into the stream and, each time the stream yields an item, first
+/// [`label`](EventIds::label)s it; the server's SSE encoder takes the
+/// label right after the item is polled and writes it as the frame's
+/// `id:` line. Ids are the handler's: it decides what they mean and must
+/// keep them increasing within a stream.
+///
+/// A stream that labels nothing gets the encoder's own ids, the frame's
+/// position in its stream (`1`, `2`, ...). Once a stream has labelled an
+/// item, an unlabelled item gets no `id:` line, so the client's last event
+/// ID stays the previous label. Error frames carry no id. A wrapper that
+/// buffers or reorders a stream between the handler and the server loses
+/// the labels' positions (the encoder reads the label at each poll).
+///
+/// ```
+/// use a2a_transport::EventIds;
+///
+/// let ids = EventIds::new();
+/// assert!(ids.label("7"));
+/// assert!(!ids.label("two\nlines"), "an id SSE cannot carry");
+/// assert!(!ids.label(&"x".repeat(EventIds::MAX_LEN + 1)), "over the limit");
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct EventIds {
+    next: Arc<Mutex<Option<String>>>,
+}
+
+impl EventIds {
+    /// The longest id a label may have, in bytes (256). A client sends the
+    /// id back as a header, so it is kept well below header limits.
+    pub const MAX_LEN: usize = 256;
+
+    /// A handle with no label.
+    pub fn new() -> EventIds {
+        EventIds::default()
+    }
+
+    /// Labels the item the stream is about to yield with `id`, replacing
+    /// an earlier label nobody took. Answers `false`, and labels nothing,
+    /// when `id` is longer than [`MAX_LEN`](Self::MAX_LEN) or holds CR, LF
+    /// or NUL, which an SSE `id:` line cannot carry.
+    pub fn label(&self, id: &str) -> bool {
+        if id.len() > Self::MAX_LEN || id.bytes().any(|b| matches!(b, b'\r' | b'\n' | 0)) {
+            return false;
+        }
+        *self.lock() = Some(id.to_owned());
+        true
+    }
+
+    /// Takes the current label, leaving none: what the encoder calls after
+    /// each item.
+    pub fn take(&self) -> Option<String> {
+        self.lock().take()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<String>> {
+        // A label is one value, never half written: a poisoned lock is
+        // still consistent.
+        self.next.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 /// What a call carries besides its request message: the service
 /// parameters (spec 3.2.6), the tenant, the caller and the raw headers.
 ///
@@ -56,7 +127,12 @@ pub struct CallContext {
     /// The authenticated caller; `None` for anonymous calls.
     pub principal: Option<Principal>,
     /// The request headers (server), or extra headers to send (client).
+    /// `Last-Event-ID` travels here too ([`last_event_id`](Self::last_event_id)).
     pub headers: HeaderMap,
+    /// Where a streaming handler labels its events with SSE ids (see
+    /// [`EventIds`]); the server makes a fresh one for every call. A clone
+    /// of the context shares it.
+    pub event_ids: EventIds,
 }
 
 impl CallContext {
@@ -68,7 +144,31 @@ impl CallContext {
             tenant: None,
             principal: None,
             headers: HeaderMap::new(),
+            event_ids: EventIds::new(),
         }
+    }
+
+    /// The `Last-Event-ID` the client sent (SSE reconnection): the id of
+    /// the last event it received on an earlier stream, which a handler of
+    /// `SubscribeToTask` may use to resume after it (spec 3.1.6). `None`
+    /// when the header is absent, empty, or not visible ASCII (no id this
+    /// server writes is). A transport that is not HTTP passes it as
+    /// `last-event-id` metadata.
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.headers
+            .get(LAST_EVENT_ID)
+            .and_then(|v| v.to_str().ok())
+            .filter(|id| !id.is_empty())
+    }
+
+    /// The same context with `Last-Event-ID: id` among its headers (for a
+    /// client, or an in-process caller); an id a header cannot carry is
+    /// left out.
+    pub fn with_last_event_id(mut self, id: &str) -> CallContext {
+        if let Ok(value) = http::HeaderValue::from_str(id) {
+            self.headers.insert(LAST_EVENT_ID, value);
+        }
+        self
     }
 
     /// The same context for `principal`.
@@ -340,6 +440,44 @@ mod tests {
                 })
             })
         }
+    }
+
+    #[test]
+    fn event_ids_hold_one_label_until_taken() {
+        let ids = EventIds::new();
+        assert_eq!(ids.take(), None);
+        assert!(ids.label("1"));
+        assert!(ids.label("2"), "a later label replaces one nobody took");
+        let shared = ids.clone();
+        assert_eq!(shared.take().as_deref(), Some("2"), "clones share the slot");
+        assert_eq!(ids.take(), None);
+        for bad in ["a\rb", "a\nb", "a\0b"] {
+            assert!(!ids.label(bad), "{bad:?}");
+        }
+        assert!(ids.label(&"x".repeat(EventIds::MAX_LEN)));
+        assert!(!ids.label(&"x".repeat(EventIds::MAX_LEN + 1)));
+        assert_eq!(ids.take().map(|s| s.len()), Some(EventIds::MAX_LEN));
+    }
+
+    #[test]
+    fn last_event_id_is_read_from_the_headers() {
+        assert_eq!(CallContext::new().last_event_id(), None);
+        let cx = CallContext::new().with_last_event_id("41");
+        assert_eq!(cx.last_event_id(), Some("41"));
+        assert_eq!(
+            CallContext::new().with_last_event_id("").last_event_id(),
+            None
+        );
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            LAST_EVENT_ID,
+            http::HeaderValue::from_bytes(b"caf\xc3\xa9").unwrap(),
+        );
+        assert_eq!(
+            CallContext::new().with_headers(headers).last_event_id(),
+            None,
+            "not visible ASCII"
+        );
     }
 
     #[test]

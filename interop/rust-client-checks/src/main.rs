@@ -678,9 +678,11 @@ impl Checks {
         });
         let mut b = self.push_config(&task.id, "/hook/b")?;
         b.token = "tok-b".to_owned();
-        // B names its own id, so that an agent which defaults the id cannot
-        // make B replace A; push_ids_distinct checks that separately.
+        // B names its own id, which the agent keeps (spec 3.1.7-3.1.8), so
+        // an agent which defaults the id cannot make B replace A;
+        // push_ids_distinct checks that separately.
         b.id = self.uniq("cfg-b");
+        let chosen = b.id.clone();
         let (want_a, want_b) = (a.url.clone(), b.url.clone());
         let a = self
             .t()
@@ -696,6 +698,11 @@ impl Checks {
             ensure!(&cfg.url == url, "config url {:?}", cfg.url);
         }
         ensure!(a.id != b.id, "two configs got the same id");
+        ensure!(
+            b.id == chosen,
+            "config created with id {chosen:?} came back as {:?} (spec 3.1.7)",
+            b.id
+        );
         self.push = Some((task, a, b));
         Ok(())
     }

@@ -22,6 +22,8 @@ pub(crate) fn list() -> Vec<Scenario> {
     vec![
         scenario!("push.create", "3.1.7", Must, Kind::Behaviour,
             "CreateTaskPushNotificationConfig answers the config with an assigned id", create),
+        scenario!("push.client-id", "3.1.7", Should, Kind::Behaviour,
+            "a config keeps the id the client chose; creating that id again replaces the config", client_id),
         scenario!("push.get", "3.1.8", Must, Kind::Behaviour,
             "GetTaskPushNotificationConfig answers the config's URL and token", get),
         scenario!("push.get-missing", "3.1.8", Must, Kind::Behaviour,
@@ -101,6 +103,113 @@ async fn create(cx: &Ctx<'_>) -> Check {
         format!("{:?}", made.task_id),
     )?;
     cx.note("created");
+    Ok(())
+}
+
+/// Creates `config` on `task`, failing the scenario if that fails.
+async fn create_exact(
+    cx: &Ctx<'_>,
+    config: TaskPushNotificationConfig,
+) -> Check<TaskPushNotificationConfig> {
+    cx.within(
+        cx.svc()
+            .create_task_push_notification_config(&cx.cx(), config),
+    )
+    .await?
+    .map_err(|e| {
+        fail(
+            "CreateTaskPushNotificationConfig to succeed",
+            describe_error(&e),
+        )
+    })
+}
+
+/// Spec 3.1.7-3.1.8: the config is stored under the id the client gave
+/// (the official SDKs keep it too; an id is generated only when none is
+/// given), so `GetTaskPushNotificationConfig` finds it by that id; the
+/// same id again updates that config rather than adding another.
+async fn client_id(cx: &Ctx<'_>) -> Check {
+    let task = parked_task(cx).await?;
+    let chosen = format!("cfg-{}", cx.nonce());
+    let first_url = unreachable_hook(cx);
+    let mut config = TaskPushNotificationConfig::new(&first_url);
+    config.task_id = task.id.clone();
+    config.id = chosen.clone();
+    config.token = "tok-first".into();
+    let made = create_exact(cx, config.clone()).await?;
+    ensure(
+        made.id == chosen,
+        format!("the config stored as {chosen:?}, the id the client chose"),
+        format!("id {:?}", made.id),
+    )?;
+    let get = |id: &str| GetTaskPushNotificationConfigRequest {
+        task_id: task.id.clone(),
+        id: id.to_owned(),
+        ..Default::default()
+    };
+    let got = cx
+        .within(
+            cx.svc()
+                .get_task_push_notification_config(&cx.cx(), get(&chosen)),
+        )
+        .await?
+        .map_err(|e| {
+            fail(
+                format!("GetTaskPushNotificationConfig of {chosen:?} to find it"),
+                describe_error(&e),
+            )
+        })?;
+    ensure(
+        got.url == first_url,
+        format!("url {first_url:?}"),
+        format!("{:?}", got.url),
+    )?;
+    // The same id again, with another URL and token: one config, updated.
+    let second_url = format!("{first_url}/moved");
+    config.url = second_url.clone();
+    config.token = "tok-second".into();
+    create_exact(cx, config).await?;
+    let got = cx
+        .within(
+            cx.svc()
+                .get_task_push_notification_config(&cx.cx(), get(&chosen)),
+        )
+        .await?
+        .map_err(|e| {
+            fail(
+                "GetTaskPushNotificationConfig to succeed",
+                describe_error(&e),
+            )
+        })?;
+    ensure(
+        got.url == second_url && got.token == "tok-second",
+        format!(
+            "the second create to replace the config: url {second_url:?}, token \"tok-second\""
+        ),
+        format!("url {:?}, token {:?}", got.url, got.token),
+    )?;
+    let listed = cx
+        .within(cx.svc().list_task_push_notification_configs(
+            &cx.cx(),
+            ListTaskPushNotificationConfigsRequest {
+                task_id: task.id.clone(),
+                ..Default::default()
+            },
+        ))
+        .await?
+        .map_err(|e| {
+            fail(
+                "ListTaskPushNotificationConfigs to succeed",
+                describe_error(&e),
+            )
+        })?;
+    let ids: Vec<&str> = listed.configs.iter().map(|c| c.id.as_str()).collect();
+    ensure(
+        ids == [chosen.as_str()],
+        format!("one config, {chosen:?}"),
+        format!("{ids:?}"),
+    )?;
+    cx.note("kept, then replaced");
     Ok(())
 }
 

@@ -5,12 +5,14 @@ use a2a_types::{
     ErrorKind, SendMessageRequest, StreamResponse, SubscribeToTaskRequest, TaskSnapshot, TaskState,
 };
 
-use crate::binding::Kind;
+use serde_json::Value;
+
+use crate::binding::{Binding, Kind, BOTH};
 use crate::check::{ensure, fail, skip, Check};
 use crate::context::{describe_event, describe_events, expect_error, immediately, state_name, Ctx};
 use crate::scenario;
 use crate::scenario::Scenario;
-use crate::scenarios::needs_streaming;
+use crate::scenarios::{needs_streaming, stream_req, subscribe_req};
 
 pub(crate) fn list() -> Vec<Scenario> {
     vec![
@@ -77,6 +79,30 @@ pub(crate) fn list() -> Vec<Scenario> {
             Kind::Behaviour,
             "SubscribeToTask begins with the task's current state and follows it to the end",
             subscribe
+        ),
+        scenario!(
+            "subscribe.through-interrupted",
+            "3.1.6",
+            Should,
+            Kind::Behaviour,
+            "SubscribeToTask of an input-required or auth-required task stays open until the task is terminal",
+            subscribe_interrupted
+        ),
+        scenario!(
+            "stream.event-ids",
+            "3.1.6",
+            May,
+            Kind::Wire(BOTH),
+            "every SSE event of a stream carries an id, a new one each time, for Last-Event-ID to name",
+            event_ids
+        ),
+        scenario!(
+            "subscribe.last-event-id",
+            "3.1.6",
+            May,
+            Kind::Wire(BOTH),
+            "SubscribeToTask with Last-Event-ID resumes with the events after that one",
+            last_event_id
         ),
         scenario!(
             "subscribe.terminal-task",
@@ -556,5 +582,177 @@ async fn streaming_gate(cx: &Ctx<'_>) -> Check {
         "for SubscribeToTask",
     )?;
     cx.note("refused");
+    Ok(())
+}
+
+/// Spec 3.1.6: `SubscribeToTask` "can be used with any task that is not in
+/// a terminal state" and its stream "MUST terminate when the task reaches a
+/// terminal state"; that rule, not `SendStreamingMessage`'s close at an
+/// interrupted state (11.7), governs subscriptions. So a subscriber of an
+/// input-required (or auth-required, 7.6.1) task sees the answer resume it
+/// and finish.
+async fn subscribe_interrupted(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    cx.contract().await?;
+    for (text, state) in [
+        ("input", TaskState::InputRequired),
+        ("auth", TaskState::AuthRequired),
+    ] {
+        let task = cx.send_task(text).await?;
+        ensure(
+            task.status.state == state,
+            format!("`{text}` answered in {}", state_name(state)),
+            state_name(task.status.state),
+        )?;
+        let mut stream = open_subscription(cx, &task.id).await?;
+        match cx.next(&mut stream).await? {
+            Some(StreamResponse::Task(t)) if t.status.state == state => {}
+            other => {
+                return Err(fail(
+                    format!("the {} Task first", state_name(state)),
+                    other
+                        .as_ref()
+                        .map_or_else(|| "the end".to_owned(), describe_event),
+                ))
+            }
+        }
+        let answer = cx.follow_up(&task.id, &task.context_id, "blue");
+        cx.send(SendMessageRequest::new(answer)).await?;
+        let rest = cx.collect(stream).await?;
+        let last = rest.last().map(describe_event).unwrap_or_default();
+        ensure(
+            last == "status:COMPLETED",
+            format!(
+                "the subscription to a {} task to go on to COMPLETED after the answer",
+                state_name(state)
+            ),
+            format!("after the Task: {}", describe_events(&rest)),
+        )?;
+    }
+    cx.note("open until COMPLETED, both interrupted states");
+    Ok(())
+}
+
+/// A stream item off the wire, without the JSON-RPC envelope.
+fn wire_item(cx: &Ctx<'_>, event: Value) -> Value {
+    match cx.binding() {
+        Binding::JsonRpc => event.get("result").cloned().unwrap_or(Value::Null),
+        _ => event,
+    }
+}
+
+/// `task:STATE`, `status:STATE`, `artifact:<text>` or the member's name.
+fn wire_label(item: &Value) -> String {
+    let state = |v: &Value| {
+        v.pointer("/status/state")
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .trim_start_matches("TASK_STATE_")
+            .to_owned()
+    };
+    if let Some(t) = item.get("task") {
+        format!("task:{}", state(t))
+    } else if let Some(s) = item.get("statusUpdate") {
+        format!("status:{}", state(s))
+    } else if let Some(a) = item.get("artifactUpdate") {
+        let text: String = a
+            .pointer("/artifact/parts")
+            .and_then(Value::as_array)
+            .map(|parts| {
+                parts
+                    .iter()
+                    .filter_map(|p| p.get("text").and_then(Value::as_str))
+                    .collect()
+            })
+            .unwrap_or_default();
+        format!("artifact:{text}")
+    } else {
+        crate::abbreviate(&item.to_string())
+    }
+}
+
+/// Every event carries an SSE `id:` (HTML, "Server-sent events"), and each
+/// one differs from the one before: a client reconnecting with
+/// `Last-Event-ID` (3.1.6) names where it left off.
+async fn event_ids(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    let reply = stream_req(cx, "stream 3")?.stream(cx).await?;
+    let events = reply.sse_events()?;
+    ensure(!events.is_empty(), "a stream of events", "an empty stream")?;
+    let mut previous: Option<&str> = None;
+    for (i, id) in reply.ids.iter().enumerate() {
+        ensure(
+            !id.is_empty(),
+            "an SSE id on every event",
+            format!("event {i} without one: ids {:?}", reply.ids),
+        )?;
+        ensure(
+            previous != Some(id.as_str()),
+            "a new SSE id on every event",
+            format!("event {i} repeats the last event ID: ids {:?}", reply.ids),
+        )?;
+        previous = Some(id);
+    }
+    cx.note(format!("ids {:?}", reply.ids));
+    Ok(())
+}
+
+/// A client that read a stream up to some event, lost the connection and
+/// calls `SubscribeToTask` with that event's id as `Last-Event-ID` gets
+/// the events after it, not a Task it already has. The stream is read up
+/// to the first chunk and resumed from the event before it (WORKING), so
+/// the outcome does not depend on timing: the chunk is then the first
+/// event the agent owes.
+async fn last_event_id(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    cx.contract().await?;
+    let gap = (cx.timing().slow.as_millis() / 2).max(50);
+    let first = stream_req(cx, &format!("stream 4 {gap}"))?
+        .stream_events(cx, 3)
+        .await?;
+    let items: Vec<Value> = first
+        .json_events()?
+        .into_iter()
+        .map(|e| wire_item(cx, e))
+        .collect();
+    let labels: Vec<String> = items.iter().map(wire_label).collect();
+    ensure(
+        labels == ["task:SUBMITTED", "status:WORKING", "artifact:chunk 1 "],
+        "the Task, WORKING and the first chunk of `stream 4`",
+        format!("{labels:?}"),
+    )?;
+    let task_id = items[0]
+        .pointer("/task/id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let working_id = first.ids.get(1).cloned().unwrap_or_default();
+    ensure(
+        !working_id.is_empty() && first.ids.first() != Some(&working_id),
+        "an SSE id of its own on the WORKING event",
+        format!("ids {:?}", first.ids),
+    )?;
+    let resumed = subscribe_req(cx, &task_id)?
+        .header("last-event-id", &working_id)
+        .stream(cx)
+        .await?;
+    let labels: Vec<String> = resumed
+        .sse_events()?
+        .into_iter()
+        .map(|e| wire_label(&wire_item(cx, e)))
+        .collect();
+    let want = [
+        "artifact:chunk 1 ",
+        "artifact:chunk 2 ",
+        "artifact:chunk 3 ",
+        "artifact:chunk 4 ",
+        "status:COMPLETED",
+    ];
+    ensure(
+        labels == want,
+        format!("the events after WORKING ({working_id:?}): {want:?}"),
+        format!("{labels:?}"),
+    )?;
+    cx.note(format!("resumed after {working_id:?}"));
     Ok(())
 }
