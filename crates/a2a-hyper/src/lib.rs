@@ -7,8 +7,9 @@
 //!
 //! - [`HyperClient`]: the transport's [`HttpClient`](a2a_transport::HttpClient)
 //!   on hyper-util's pooled client: HTTP/1.1 and HTTP/2, `https` through
-//!   rustls (Mozilla's roots), an optional response timeout
-//!   ([`ClientOptions`]).
+//!   rustls (Mozilla's roots), an optional response timeout, and the
+//!   host's name resolution ([`ClientOptions`]; [`SystemResolver`] under
+//!   an `SsrfResolver` for push delivery, spec 13.2).
 //! - [`serve`]: an [`A2aServer`](a2a_transport::A2aServer) on a
 //!   `TcpListener`, HTTP/1.1 and HTTP/2, with the body read under the
 //!   server's limit, graceful shutdown and an optional request log
@@ -71,7 +72,7 @@
 mod client;
 mod server;
 
-pub use client::{ClientOptions, HyperClient};
+pub use client::{ClientOptions, HyperClient, SystemResolver};
 pub use server::{
     serve, server_config, LogFn, RequestLog, ServeOptions, TokioTimer, DEFAULT_KEEP_ALIVE,
 };

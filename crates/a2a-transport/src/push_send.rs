@@ -467,12 +467,11 @@ pub fn find_refusal<'e>(error: &'e (dyn std::error::Error + 'static)) -> Option<
         if let Some(r) = e.downcast_ref::<ResolveError>() {
             return r.is_refusal().then_some(r);
         }
-        if let Some(io) = e.downcast_ref::<io::Error>() {
-            if let Some(r) = io.get_ref().and_then(|i| i.downcast_ref::<ResolveError>()) {
-                return r.is_refusal().then_some(r);
-            }
-        }
-        next = e.source();
+        // `io::Error::source` skips the error it carries: look inside.
+        next = match e.downcast_ref::<io::Error>().and_then(io::Error::get_ref) {
+            Some(inner) => Some(inner as &(dyn std::error::Error + 'static)),
+            None => e.source(),
+        };
     }
     None
 }
@@ -703,6 +702,9 @@ mod tests {
             let io = block_on(Resolve::resolve(&r, "rebind.example.com")).unwrap_err();
             assert_eq!(io.kind(), io::ErrorKind::PermissionDenied);
             assert!(find_refusal(&io).is_some());
+            // Wrapped again, as TLS connectors do.
+            let wrapped = io::Error::other(io);
+            assert!(find_refusal(&wrapped).is_some());
         }
         // localhost is refused before any lookup.
         let r = SsrfResolver::new(Fixed(ips(&["93.184.216.34"]), 0.into()), Allowlist::new());
