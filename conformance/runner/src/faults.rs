@@ -135,6 +135,8 @@ faults! {
     "card-interface-not-served", Http(CardInterfaceNotServed), "declares its interfaces at a path it does not serve";
     "push-without-credentials", Push(NoCredentials), "sends webhooks without the config's Authorization";
     "push-wrong-media-type", Push(WrongMediaType), "sends webhooks as text/plain";
+    "push-https-refused", Push(HttpsRefused), "refuses https webhooks (the sender without TLS)";
+    "push-without-token", Push(NoToken), "sends webhooks without the config's token header";
 }
 
 /// Faults of the agent's behaviour.
@@ -205,6 +207,8 @@ enum HttpFault {
 enum PushFault {
     NoCredentials,
     WrongMediaType,
+    HttpsRefused,
+    NoToken,
 }
 
 // ---------------------------------------------------------------- service
@@ -885,6 +889,18 @@ impl PushSender for FaultyPush {
                     http::header::CONTENT_TYPE,
                     http::HeaderValue::from_static("text/plain"),
                 );
+            }
+            PushFault::HttpsRefused => {
+                if request.uri().scheme_str() == Some("https") {
+                    return Box::pin(std::future::ready(Err(PushError::Refused(
+                        "https webhooks need TLS, which this sender does not include".to_owned(),
+                    ))));
+                }
+            }
+            PushFault::NoToken => {
+                request
+                    .headers_mut()
+                    .remove(a2a_transport::push::NOTIFICATION_TOKEN_HEADER);
             }
         }
         self.inner.send(request)
