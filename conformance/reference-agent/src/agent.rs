@@ -100,6 +100,7 @@ impl ReferenceAgent {
             policy: config.push.clone(),
             max_queue: config.limits.max_push_queue,
             observer,
+            allowlist: config.push_allowlist.clone(),
         });
         ReferenceAgent {
             inner: Arc::new(Inner {

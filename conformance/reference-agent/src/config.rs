@@ -152,8 +152,11 @@ impl Default for Limits {
 /// An attempt is retried when it could not connect, timed out, or was
 /// answered 408, 429 or 5xx; any other answer ends the delivery of that
 /// notification. With the defaults the waits are 250 ms, 500 ms, 1 s
-/// and 2 s: five attempts over about four seconds, then the notification
-/// is given up and the next one is delivered.
+/// and 2 s, each shortened by a random share of up to half (jitter): five
+/// attempts over at most about four seconds, then the notification is
+/// given up and the next one is delivered. The decisions are the
+/// library's [`RetrySchedule`](a2a_transport::push::RetrySchedule)
+/// ([`PushPolicy::schedule`]).
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct PushPolicy {
@@ -180,6 +183,17 @@ impl Default for PushPolicy {
 }
 
 impl PushPolicy {
+    /// The library's retry schedule for this policy (jitter 0.5: a wait
+    /// falls between half and all of [`PushPolicy::backoff`]).
+    pub fn schedule(&self) -> a2a_transport::push::RetrySchedule {
+        let mut schedule = a2a_transport::push::RetrySchedule::new();
+        schedule.max_attempts = self.max_attempts;
+        schedule.initial_backoff = self.initial_backoff;
+        schedule.max_backoff = self.max_backoff;
+        schedule.attempt_timeout = self.timeout;
+        schedule
+    }
+
     /// The wait after failed attempt number `attempt` (1 for the first).
     pub fn backoff(&self, attempt: u32) -> Duration {
         let factor = 1u32

@@ -1,166 +1,107 @@
-//! [`HttpPushSender`]: push notifications over HTTP/1.1, checking the
-//! socket address each delivery actually connects to (spec 13.2).
+//! [`HttpPushSender`]: push notifications over `a2a-hyper`'s
+//! [`HyperClient`] (HTTP/1.1 and HTTP/2, `https` through rustls), with
+//! the webhook rules applied to every address it connects to (spec 13.2).
 
 use std::fmt;
-use std::io;
-use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
+use a2a_hyper::{ClientOptions, HyperClient, SystemResolver};
 use a2a_transport::{
-    webhook::Allowlist,
-    webhook::{check_webhook_url, WebhookHost},
-    BoxFuture,
+    client::HttpError,
+    push::{Resolve, SsrfResolver},
+    webhook::{check_webhook_url, Allowlist},
+    BoxFuture, HttpClient,
 };
 use bytes::Bytes;
-use http::{HeaderValue, Request, StatusCode, Uri};
-use http_body_util::Full;
-use hyper_util::rt::TokioIo;
-use tokio::net::TcpStream;
+use http::{Request, StatusCode};
 
 use crate::push::{PushError, PushSender};
 
-/// Resolves a host name and port to socket addresses (DNS by default;
-/// tests substitute their own to play a rebinding attacker).
-pub type Resolver =
-    Arc<dyn Fn(String, u16) -> BoxFuture<'static, io::Result<Vec<SocketAddr>>> + Send + Sync>;
+/// How `a2a-hyper` words a lookup the resolver refused.
+const REFUSED: &str = "webhook refused: ";
 
-/// Delivers push notifications with a plain HTTP/1.1 client on tokio.
+/// Resolves host names to addresses (the system resolver by default;
+/// tests substitute their own to play a rebinding attacker).
+pub type Resolver = Arc<dyn Resolve>;
+
+/// Delivers push notifications through a [`HyperClient`] whose names are
+/// resolved through an [`SsrfResolver`]:
 ///
-/// For each notification it checks the URL again
-/// ([`check_webhook_url`]), resolves the host itself, and connects only
-/// to an address that [`WebhookTarget::check_connect_addr`](a2a_transport::webhook::WebhookTarget::check_connect_addr)
-/// admits (public, or allowlisted; IPv4-mapped IPv6 addresses are judged
-/// as the IPv4 address they carry); then it checks the peer address of
-/// the connected socket once more. A name that resolves, or is rebound,
-/// to loopback or a private network is refused with
-/// [`PushError::Refused`], whatever the URL said. One connection per
-/// notification; no redirects are followed.
+/// - the URL is checked again on each delivery ([`check_webhook_url`]), so
+///   a numeric host outside the allowlist is refused before anything is
+///   sent;
+/// - a name is resolved by the host's resolver and every address it
+///   answers is checked before the client connects (public, or
+///   allowlisted; IPv4-mapped IPv6 addresses are judged as the IPv4
+///   address they carry): a name that resolves, or is rebound, to
+///   loopback or a private network is refused with
+///   [`PushError::Refused`], whatever the URL said;
+/// - `https` webhooks are delivered over rustls (Mozilla's roots, or the
+///   configuration in [`HttpPushSender::with_options`]); a TLS failure is
+///   [`PushError::Failed`] and not retried.
 ///
-/// `https` webhooks are refused: this sender carries no TLS stack (put a
-/// TLS-terminating proxy on an allowlisted address in front, or supply a
-/// [`PushSender`] that speaks TLS).
+/// Connections are pooled per webhook origin; no redirects are followed.
 #[derive(Clone)]
 pub struct HttpPushSender {
     allowlist: Allowlist,
-    connect_timeout: Duration,
-    resolver: Resolver,
+    client: HyperClient,
 }
 
 impl fmt::Debug for HttpPushSender {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HttpPushSender")
             .field("allowlist", &self.allowlist)
-            .field("connect_timeout", &self.connect_timeout)
             .finish_non_exhaustive()
     }
 }
 
 impl HttpPushSender {
     /// A sender that admits the targets of `allowlist` besides public
-    /// addresses, resolving names with the system resolver.
+    /// addresses, resolving names with the system resolver, with the
+    /// default [`ClientOptions`] (connect timeout 10 s, Mozilla's roots).
     pub fn new(allowlist: Allowlist) -> HttpPushSender {
+        HttpPushSender::with_options(allowlist, ClientOptions::default())
+    }
+
+    /// A sender on a client with `options` (a TLS configuration trusting
+    /// a private CA, say). Names are resolved by `options.resolver`, or the
+    /// system resolver, always under an [`SsrfResolver`] on `allowlist`.
+    pub fn with_options(allowlist: Allowlist, mut options: ClientOptions) -> HttpPushSender {
+        let inner: Resolver = options
+            .resolver
+            .take()
+            .unwrap_or_else(|| Arc::new(SystemResolver));
+        options.resolver = Some(Arc::new(SsrfResolver::new(inner, allowlist.clone())));
         HttpPushSender {
             allowlist,
-            connect_timeout: Duration::from_secs(5),
-            resolver: Arc::new(|host, port| {
-                Box::pin(async move {
-                    Ok(tokio::net::lookup_host((host.as_str(), port))
-                        .await?
-                        .collect())
-                })
-            }),
+            client: HyperClient::with_options(options),
         }
     }
 
-    /// The same sender resolving names with `resolver`.
-    pub fn with_resolver(mut self, resolver: Resolver) -> HttpPushSender {
-        self.resolver = resolver;
-        self
-    }
-
-    /// The same sender giving up connecting after `timeout` (default 5 s).
-    pub fn with_connect_timeout(mut self, timeout: Duration) -> HttpPushSender {
-        self.connect_timeout = timeout;
-        self
+    /// The same allowlist, resolving names with `resolver` (checked by
+    /// the allowlist all the same).
+    pub fn with_resolver(self, resolver: Resolver) -> HttpPushSender {
+        let mut options = ClientOptions::default();
+        options.resolver = Some(resolver);
+        HttpPushSender::with_options(self.allowlist, options)
     }
 
     async fn deliver(&self, request: Request<Bytes>) -> Result<StatusCode, PushError> {
         let url = request.uri().to_string();
-        let refused = |e: &dyn fmt::Display| PushError::Refused(e.to_string());
-        let target = check_webhook_url(&url, &self.allowlist).map_err(|e| refused(&e))?;
-        if target.is_https() {
-            return Err(PushError::Refused(
-                "https webhooks need TLS, which this sender does not include".to_owned(),
-            ));
-        }
-        let port = target.port();
-        let addrs = match target.host() {
-            WebhookHost::Ip(ip) => vec![SocketAddr::new(ip, port)],
-            WebhookHost::Name(name) => (self.resolver)(name.to_owned(), port)
-                .await
-                .map_err(|e| PushError::Connection(format!("cannot resolve {name}: {e}")))?,
-        };
-        let mut refusal = None;
-        let mut failure = None;
-        for addr in addrs {
-            if let Err(e) = target.check_connect_addr(addr, &self.allowlist) {
-                refusal = Some(e.to_string());
-                continue;
+        check_webhook_url(&url, &self.allowlist).map_err(|e| PushError::Refused(e.to_string()))?;
+        let response = self.client.send(request).await.map_err(|e| match e {
+            HttpError::Other(why) if why.starts_with(REFUSED) => {
+                PushError::Refused(why.trim_start_matches(REFUSED).to_owned())
             }
-            match tokio::time::timeout(self.connect_timeout, TcpStream::connect(addr)).await {
-                Ok(Ok(stream)) => {
-                    // The address the socket is connected to, not the one
-                    // asked for, is what must be allowed.
-                    let peer = stream.peer_addr().map_err(connection)?;
-                    target
-                        .check_connect_addr(peer, &self.allowlist)
-                        .map_err(|e| refused(&e))?;
-                    return exchange(stream, request).await;
-                }
-                Ok(Err(e)) => failure = Some(format!("{addr}: {e}")),
-                Err(_) => failure = Some(format!("{addr}: connect timed out")),
-            }
-        }
-        Err(match (failure, refusal) {
-            (Some(f), _) => PushError::Connection(f),
-            (None, Some(r)) => PushError::Refused(r),
-            (None, None) => PushError::Connection(format!("{url}: no address to connect to")),
-        })
+            HttpError::Other(why) => PushError::Failed(why),
+            HttpError::Connection(why) => PushError::Connection(why),
+            HttpError::Timeout(why) => PushError::Connection(format!("timed out: {why}")),
+            other => PushError::Connection(other.to_string()),
+        })?;
+        // The body is not read: the status is the acknowledgement (spec
+        // 4.3.3); dropping it lets the pool close or reuse the connection.
+        Ok(response.status())
     }
-}
-
-fn connection(e: impl fmt::Display) -> PushError {
-    PushError::Connection(e.to_string())
-}
-
-/// One HTTP/1.1 exchange on a connected socket.
-async fn exchange(stream: TcpStream, request: Request<Bytes>) -> Result<StatusCode, PushError> {
-    let (mut parts, body) = request.into_parts();
-    let authority = parts
-        .uri
-        .authority()
-        .map(|a| a.as_str().to_owned())
-        .unwrap_or_default();
-    let host = HeaderValue::from_str(&authority).map_err(connection)?;
-    parts.headers.insert(http::header::HOST, host);
-    let path = parts
-        .uri
-        .path_and_query()
-        .map(|p| p.as_str())
-        .unwrap_or("/");
-    parts.uri = path.parse::<Uri>().map_err(connection)?;
-    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .map_err(connection)?;
-    let driver = tokio::spawn(conn);
-    let response = sender
-        .send_request(Request::from_parts(parts, Full::new(body)))
-        .await
-        .map_err(connection);
-    drop(sender);
-    driver.abort();
-    Ok(response?.status())
 }
 
 impl PushSender for HttpPushSender {

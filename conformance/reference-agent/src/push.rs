@@ -3,21 +3,26 @@
 //! notification retried with exponential backoff; the HTTP exchange
 //! itself is behind [`PushSender`].
 
+use std::collections::hash_map::RandomState;
 use std::collections::VecDeque;
 use std::fmt;
+use std::hash::{BuildHasher, Hasher};
 use std::sync::{Arc, Mutex};
 
+use a2a_transport::client::HttpError;
+use a2a_transport::push::{notification_request_with_body, AttemptResult, GiveUpReason, NextStep};
+use a2a_transport::webhook::Allowlist;
 use a2a_transport::BoxFuture;
 use a2a_types::TaskPushNotificationConfig;
 use bytes::Bytes;
-use http::{HeaderValue, Request, StatusCode};
+use http::{Request, StatusCode};
 
 use crate::config::PushPolicy;
 
 /// The media type of a push notification body (spec 4.3.3).
-pub const A2A_JSON: &str = "application/a2a+json";
+pub const A2A_JSON: &str = a2a_transport::A2A_JSON;
 /// The header carrying a config's `token` (spec 4.3.1).
-pub const NOTIFICATION_TOKEN_HEADER: &str = "x-a2a-notification-token";
+pub const NOTIFICATION_TOKEN_HEADER: &str = a2a_transport::push::NOTIFICATION_TOKEN_HEADER;
 
 /// Sends one push notification: a single HTTP attempt, no retries (the
 /// agent retries, per [`PushPolicy`]).
@@ -42,6 +47,9 @@ pub enum PushError {
     Refused(String),
     /// No connection, or it broke before a response arrived. Retried.
     Connection(String),
+    /// A failure another attempt would not cure (a TLS handshake that
+    /// failed, a request the HTTP stack refused). Not retried.
+    Failed(String),
 }
 
 impl fmt::Display for PushError {
@@ -49,6 +57,7 @@ impl fmt::Display for PushError {
         match self {
             PushError::Refused(why) => write!(f, "webhook refused: {why}"),
             PushError::Connection(why) => write!(f, "webhook unreachable: {why}"),
+            PushError::Failed(why) => write!(f, "webhook delivery failed: {why}"),
         }
     }
 }
@@ -86,6 +95,8 @@ pub(crate) struct PushHub {
     pub(crate) policy: PushPolicy,
     pub(crate) max_queue: usize,
     pub(crate) observer: Option<PushObserver>,
+    /// The webhook allowlist, for the URL check on every delivery.
+    pub(crate) allowlist: Allowlist,
 }
 
 impl fmt::Debug for PushHub {
@@ -179,95 +190,85 @@ impl PushQueue {
         }
     }
 
-    /// Delivers one notification with retries; `None` if the config was
-    /// deleted meanwhile.
+    /// Delivers one notification with retries, as the library's
+    /// [`RetrySchedule`](a2a_transport::push::RetrySchedule) decides; `None` if the config was deleted
+    /// meanwhile.
     async fn deliver(
         &self,
         config: &TaskPushNotificationConfig,
         hub: &PushHub,
         body: Bytes,
     ) -> Option<DeliveryOutcome> {
-        let policy = &hub.policy;
+        let schedule = hub.policy.schedule();
         let mut attempt = 0;
         loop {
             if self.is_closed() {
                 return None;
             }
             attempt += 1;
-            let last = match push_request(config, body.clone()) {
-                Err(why) => {
-                    return Some(DeliveryOutcome::Failed {
-                        attempts: attempt,
-                        last: why,
-                    })
-                }
-                Ok(request) => {
-                    match tokio::time::timeout(policy.timeout, hub.sender.send(request)).await {
-                        Ok(Ok(status)) if status.is_success() => {
-                            return Some(DeliveryOutcome::Delivered { attempts: attempt })
-                        }
-                        Ok(Ok(status)) if is_retryable(status) => format!("HTTP {status}"),
-                        Ok(Ok(status)) => {
-                            return Some(DeliveryOutcome::Failed {
-                                attempts: attempt,
-                                last: format!("HTTP {status}"),
-                            })
-                        }
-                        Ok(Err(e @ PushError::Refused(_))) => {
-                            return Some(DeliveryOutcome::Failed {
-                                attempts: attempt,
-                                last: e.to_string(),
-                            })
-                        }
-                        Ok(Err(e)) => e.to_string(),
-                        Err(_) => format!("timed out after {:?}", policy.timeout),
-                    }
-                }
+            let failed = |last: String| DeliveryOutcome::Failed {
+                attempts: attempt,
+                last,
             };
-            if attempt >= policy.max_attempts.max(1) {
-                return Some(DeliveryOutcome::Failed {
-                    attempts: attempt,
-                    last,
-                });
+            let request = match push_request(config, body.clone(), &hub.allowlist) {
+                Ok(request) => request,
+                Err(why) => return Some(failed(why)),
+            };
+            let sent =
+                tokio::time::timeout(schedule.attempt_timeout, hub.sender.send(request)).await;
+            let lost;
+            let result = match &sent {
+                Ok(Ok(status)) => AttemptResult::Status(*status),
+                Ok(Err(e @ (PushError::Refused(_) | PushError::Failed(_)))) => {
+                    return Some(failed(e.to_string()))
+                }
+                Ok(Err(PushError::Connection(why))) => {
+                    lost = HttpError::Connection(why.clone());
+                    AttemptResult::Failed(&lost)
+                }
+                Err(_) => AttemptResult::TimedOut,
+            };
+            match schedule.next(attempt, result, jitter()) {
+                NextStep::Delivered => {
+                    return Some(DeliveryOutcome::Delivered { attempts: attempt })
+                }
+                NextStep::RetryAfter(wait) => tokio::time::sleep(wait).await,
+                NextStep::GiveUp(GiveUpReason::Rejected(status)) => {
+                    return Some(failed(format!("HTTP {status}")))
+                }
+                NextStep::GiveUp(GiveUpReason::Exhausted { last, .. }) => {
+                    return Some(failed(last))
+                }
+                NextStep::GiveUp(reason) => return Some(failed(reason.to_string())),
             }
-            tokio::time::sleep(policy.backoff(attempt)).await;
         }
     }
 }
 
-/// 408, 429 and 5xx are worth another attempt; other answers are final.
-pub fn is_retryable(status: StatusCode) -> bool {
-    status == StatusCode::REQUEST_TIMEOUT
-        || status == StatusCode::TOO_MANY_REQUESTS
-        || status.is_server_error()
+/// A value in `[0, 1)` for the retry jitter, from the standard library's
+/// randomly keyed hasher (no RNG dependency; not for cryptography).
+fn jitter() -> f64 {
+    let bits = RandomState::new().build_hasher().finish() >> 11;
+    bits as f64 / (1u64 << 53) as f64
 }
 
-/// The request of one notification (spec 4.3.3): `POST` of the
+/// 408, 429 and 5xx are worth another attempt; other answers are final
+/// ([`a2a_transport::push::is_retryable_status`]).
+pub fn is_retryable(status: StatusCode) -> bool {
+    a2a_transport::push::is_retryable_status(status)
+}
+
+/// The request of one notification (spec 4.3.3), built by
+/// [`a2a_transport::push::notification_request_with_body`]: `POST` of the
 /// `StreamResponse` as `application/a2a+json`, the config's
 /// `authentication` as `Authorization: <scheme> <credentials>` and its
-/// `token` as `X-A2A-Notification-Token`.
+/// `token` as `X-A2A-Notification-Token`; the URL checked against `allow`.
 pub fn push_request(
     config: &TaskPushNotificationConfig,
     body: Bytes,
+    allow: &Allowlist,
 ) -> Result<Request<Bytes>, String> {
-    let mut builder = Request::post(config.url.as_str()).header(
-        http::header::CONTENT_TYPE,
-        HeaderValue::from_static(A2A_JSON),
-    );
-    if let Some(auth) = &config.authentication {
-        let value = if auth.credentials.is_empty() {
-            auth.scheme.clone()
-        } else {
-            format!("{} {}", auth.scheme, auth.credentials)
-        };
-        builder = builder.header(http::header::AUTHORIZATION, value);
-    }
-    if !config.token.is_empty() {
-        builder = builder.header(NOTIFICATION_TOKEN_HEADER, config.token.as_str());
-    }
-    builder
-        .body(body)
-        .map_err(|e| format!("cannot build the webhook request: {e}"))
+    notification_request_with_body(config, body, allow).map_err(|e| e.to_string())
 }
 
 /// A [`PushSender`] that records requests instead of sending them, and
@@ -325,7 +326,7 @@ mod tests {
         let mut config = TaskPushNotificationConfig::new("https://hooks.example.com/a2a");
         config.token = "tok-1".into();
         config.authentication = Some(AuthenticationInfo::new("Bearer", "s3cret"));
-        let req = push_request(&config, Bytes::from_static(b"{}")).unwrap();
+        let req = push_request(&config, Bytes::from_static(b"{}"), &Allowlist::new()).unwrap();
         assert_eq!(req.method(), http::Method::POST);
         assert_eq!(req.uri(), "https://hooks.example.com/a2a");
         assert_eq!(req.headers()["content-type"], A2A_JSON);
@@ -335,10 +336,25 @@ mod tests {
         let bare = push_request(
             &TaskPushNotificationConfig::new("http://hooks.example.com/"),
             Bytes::new(),
+            &Allowlist::new(),
         )
         .unwrap();
+        assert!(push_request(
+            &TaskPushNotificationConfig::new("http://127.0.0.1/"),
+            Bytes::new(),
+            &Allowlist::new(),
+        )
+        .unwrap_err()
+        .contains("loopback"));
         assert!(bare.headers().get("authorization").is_none());
         assert!(bare.headers().get("x-a2a-notification-token").is_none());
+    }
+
+    #[test]
+    fn jitter_is_a_unit_fraction() {
+        let draws: Vec<f64> = (0..64).map(|_| jitter()).collect();
+        assert!(draws.iter().all(|j| (0.0..1.0).contains(j)));
+        assert!(draws.windows(2).any(|w| w[0] != w[1]), "not constant");
     }
 
     #[test]

@@ -168,6 +168,7 @@ mod tests {
             policy: Default::default(),
             max_queue: 4,
             observer: None,
+            allowlist: Default::default(),
         });
         let mut task = Task::new("t", "c", TaskState::Submitted);
         task.status.timestamp = Some(crate::task::now());

@@ -1,16 +1,21 @@
 //! Push delivery over real loopback HTTP with [`HttpPushSender`]: order,
-//! retries after 503, credentials, and SSRF refusals at connect time.
+//! retries after 503, credentials, SSRF refusals at connect time, and
+//! `https` webhooks.
 
 mod support;
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a_reference_agent::{
     AgentConfig, DeliveryOutcome, HttpPushSender, PushError, PushSender, ReferenceAgent, Resolver,
 };
-use a2a_transport::{webhook::Allowlist, A2aService};
+use a2a_transport::{
+    push::{Resolve, WebhookVerifier},
+    webhook::Allowlist,
+    A2aService, BoxFuture,
+};
 use a2a_types::{
     AuthenticationInfo, SendMessageConfiguration, SendMessageRequest, StreamResponse,
     TaskPushNotificationConfig,
@@ -92,8 +97,17 @@ async fn delivered_in_order_with_credentials_after_503s() {
     );
 }
 
+/// Resolves every name to one address.
+struct Rebinding(IpAddr);
+
+impl Resolve for Rebinding {
+    fn resolve<'a>(&'a self, _: &'a str) -> BoxFuture<'a, std::io::Result<Vec<IpAddr>>> {
+        Box::pin(std::future::ready(Ok(vec![self.0])))
+    }
+}
+
 fn rebinding(to: IpAddr) -> Resolver {
-    Arc::new(move |_host, port| Box::pin(async move { Ok(vec![SocketAddr::new(to, port)]) }))
+    Arc::new(Rebinding(to))
 }
 
 #[tokio::test]
@@ -126,7 +140,7 @@ async fn a_name_that_resolves_to_loopback_is_refused_at_connect_time() {
             .unwrap();
         let err = sender.send(req).await.unwrap_err();
         assert!(
-            matches!(err, PushError::Refused(ref why) if why.contains("127.0.0.1") || why.contains("::ffff:127.0.0.1")),
+            matches!(err, PushError::Refused(ref why) if why.contains("127.0.0.1")),
             "{err:?}"
         );
     }
@@ -137,7 +151,7 @@ async fn a_name_that_resolves_to_loopback_is_refused_at_connect_time() {
 }
 
 #[tokio::test]
-async fn connection_errors_are_retried_and_https_is_refused() {
+async fn connection_errors_are_retried() {
     // A port with nothing listening.
     let port = {
         let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -151,7 +165,8 @@ async fn connection_errors_are_retried_and_https_is_refused() {
         sender.send(req).await,
         Err(PushError::Connection(_))
     ));
-    let req = http::Request::post("https://hooks.example.com/")
+    // A numeric host outside the allowlist is refused before connecting.
+    let req = http::Request::post("http://10.9.9.9/")
         .body(bytes::Bytes::new())
         .unwrap();
     assert!(matches!(sender.send(req).await, Err(PushError::Refused(_))));
@@ -181,4 +196,75 @@ async fn connection_errors_are_retried_and_https_is_refused() {
         &outcomes.lock().unwrap()[0],
         DeliveryOutcome::Failed { attempts: 3, .. }
     ));
+}
+
+/// The webhook's certificate as the only trusted root.
+fn trusting(der: rustls::pki_types::CertificateDer<'static>) -> a2a_hyper::ClientOptions {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(der).unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let tls = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let mut options = a2a_hyper::ClientOptions::default();
+    options.tls = Some(Arc::new(tls));
+    options
+}
+
+#[tokio::test]
+async fn https_webhooks_are_delivered_and_verify() {
+    let (hook, der) = Webhook::start_tls("hooks.test").await;
+    let url = format!("https://hooks.test:{}/hook", hook.addr.port());
+    // The name resolves to loopback, which the allowlist admits.
+    let mut options = trusting(der.clone());
+    options.resolver = Some(rebinding(IpAddr::V4(Ipv4Addr::LOCALHOST)));
+    let sender = HttpPushSender::with_options(loopback(), options);
+    let (agent, outcomes) = agent_over_http(loopback(), sender);
+    let mut config = TaskPushNotificationConfig::new(&url);
+    config.token = "tok-tls".into();
+    config.authentication = Some(AuthenticationInfo::new("Bearer", "tls-secret"));
+    let task = send_task(&agent, &cx(), inline("echo over tls", config.clone())).await;
+    eventually(|| outcomes.lock().unwrap().len() == 4).await;
+    assert!(outcomes
+        .lock()
+        .unwrap()
+        .iter()
+        .all(|o| matches!(o, DeliveryOutcome::Delivered { attempts: 1 })));
+
+    // What arrived passes the client-side verifier for that config.
+    config.task_id = task.id.clone();
+    let verifier = WebhookVerifier::for_config(&config);
+    let received = hook.received();
+    assert_eq!(received.len(), 4);
+    for (headers, body) in received {
+        let mut request = http::Request::post("/hook").body(body).unwrap();
+        *request.headers_mut() = headers;
+        let got = verifier
+            .verify(&request, std::time::SystemTime::now())
+            .unwrap();
+        assert_eq!(got.event.task_id(), Some(task.id.as_str()));
+    }
+
+    // Without trusting the certificate, TLS fails, and is not retried.
+    let mut options = a2a_hyper::ClientOptions::default();
+    options.resolver = Some(rebinding(IpAddr::V4(Ipv4Addr::LOCALHOST)));
+    let untrusting = HttpPushSender::with_options(loopback(), options);
+    let req = http::Request::post(url.as_str())
+        .body(bytes::Bytes::new())
+        .unwrap();
+    let err = untrusting.send(req).await.unwrap_err();
+    assert!(matches!(err, PushError::Failed(_)), "{err:?}");
+
+    // And a name rebound to loopback without the allowlist is refused,
+    // over https as over http.
+    let mut options = trusting(der);
+    options.resolver = Some(rebinding(IpAddr::V4(Ipv4Addr::LOCALHOST)));
+    let strict = HttpPushSender::with_options(Allowlist::new(), options);
+    let req = http::Request::post(url.as_str())
+        .body(bytes::Bytes::new())
+        .unwrap();
+    assert!(matches!(strict.send(req).await, Err(PushError::Refused(_))));
+    assert_eq!(hook.received().len(), 4, "nothing more arrived");
 }

@@ -159,6 +159,13 @@ impl<'a> Ctx<'a> {
         })
     }
 
+    /// The https webhook receiver, or a skip when the target has none.
+    pub fn secure_webhook(&self) -> Check<&Webhook> {
+        self.session.target.secure_webhook.as_ref().ok_or_else(|| {
+            skip("needs an https webhook receiver the agent trusts (only the embedded agent has one)")
+        })
+    }
+
     /// Records an observation of this run, compared across bindings
     /// (spec 5.1): it must not depend on the binding (no ids, no times).
     pub fn note(&self, observation: impl fmt::Display) {

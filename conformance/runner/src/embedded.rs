@@ -7,11 +7,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use a2a_examples::lines::{serve_lines, LineClient, LineConfig};
-use a2a_hyper::{serve, HyperClient, ServeOptions, TokioTimer, DEFAULT_KEEP_ALIVE};
+use a2a_hyper::{serve, ClientOptions, HyperClient, ServeOptions, TokioTimer, DEFAULT_KEEP_ALIVE};
 use a2a_reference_agent::{AgentConfig, HttpPushSender, PushSender, ReferenceAgent};
 use a2a_transport::{
-    client::CardResolver, server::BearerAuth, webhook::Allowlist, A2aServer, A2aService,
-    HttpClient, Principal, ServerConfig,
+    client::CardResolver, push::Resolve, server::BearerAuth, webhook::Allowlist, A2aServer,
+    A2aService, BoxFuture, HttpClient, Principal, ServerConfig,
 };
 use a2a_types::{AgentCard, AgentInterface};
 use tokio::sync::oneshot;
@@ -19,7 +19,9 @@ use tokio::sync::oneshot;
 use crate::binding::Binding;
 use crate::check::Level;
 use crate::memory::ServerClient;
-use crate::net::{loopback_listener, serve_webhook};
+use crate::net::{
+    loopback_listener, self_signed_tls, serve_webhook, serve_webhook_tls, SECURE_HOOKS_HOST,
+};
 use crate::report::Record;
 use crate::run::notice;
 use crate::target::{Caller, Target, Timing};
@@ -184,6 +186,8 @@ impl Embedded {
         target.lines = Some(over_lines(Arc::clone(&server)));
         target.bindings.push(Binding::Lines);
         target.callers = self.callers();
+        // The in-memory webhook's URLs are https already.
+        target.secure_webhook = Some(webhook.clone());
         target.webhook = Some(webhook);
         target.timing = self.timing;
         target.expects_contract = true;
@@ -197,6 +201,13 @@ impl Embedded {
         let (hooks, hooks_addr) = loopback_listener().await?;
         let webhook = Webhook::new(format!("http://{hooks_addr}/hooks"));
         let receiver = serve_webhook(hooks, webhook.clone());
+        let (secure_hooks, secure_addr) = loopback_listener().await?;
+        let (acceptor, client_tls) = self_signed_tls()?;
+        let secure = Webhook::new(format!(
+            "https://{SECURE_HOOKS_HOST}:{}/hooks",
+            secure_addr.port()
+        ));
+        let secure_receiver = serve_webhook_tls(secure_hooks, secure.clone(), acceptor);
         let (listener, addr) = loopback_listener().await?;
         let base = format!("http://{addr}");
         let interfaces = vec![
@@ -207,7 +218,13 @@ impl Embedded {
         allow
             .allow(&format!("{}/32", hooks_addr.ip()))
             .map_err(|e| std::io::Error::other(e.to_string()))?;
-        let sender = Arc::new(HttpPushSender::new(allow.clone()));
+        // The https receiver's name resolves to its loopback address (which
+        // the allowlist admits) and its certificate is trusted: push
+        // delivery runs the real TLS and resolver path.
+        let mut push_options = ClientOptions::default();
+        push_options.tls = Some(Arc::new(client_tls));
+        push_options.resolver = Some(Arc::new(OneName(SECURE_HOOKS_HOST, secure_addr.ip())));
+        let sender = Arc::new(HttpPushSender::with_options(allow.clone(), push_options));
         let agent = ReferenceAgent::new(self.config(interfaces, allow), sender);
         let card = agent.agent_card().clone();
         let config = self
@@ -243,6 +260,7 @@ impl Embedded {
         target.bindings.push(Binding::Lines);
         target.callers = self.callers();
         target.webhook = Some(webhook);
+        target.secure_webhook = Some(secure);
         target.timing = self.timing;
         target.expects_contract = true;
         Ok((
@@ -251,6 +269,7 @@ impl Embedded {
                 stop: Some(stop),
                 server: server_task,
                 receiver,
+                secure_receiver,
             },
         ))
     }
@@ -282,6 +301,27 @@ pub struct Running {
     stop: Option<oneshot::Sender<()>>,
     server: tokio::task::JoinHandle<()>,
     receiver: tokio::task::JoinHandle<()>,
+    secure_receiver: tokio::task::JoinHandle<()>,
+}
+
+/// Resolves one name to one address; every other name is unknown.
+struct OneName(&'static str, std::net::IpAddr);
+
+impl Resolve for OneName {
+    fn resolve<'a>(
+        &'a self,
+        host: &'a str,
+    ) -> BoxFuture<'a, std::io::Result<Vec<std::net::IpAddr>>> {
+        let found = if host.eq_ignore_ascii_case(self.0) {
+            Ok(vec![self.1])
+        } else {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("{host} is not known to the conformance runner"),
+            ))
+        };
+        Box::pin(std::future::ready(found))
+    }
 }
 
 impl Drop for Running {
@@ -291,6 +331,7 @@ impl Drop for Running {
         }
         self.server.abort();
         self.receiver.abort();
+        self.secure_receiver.abort();
     }
 }
 

@@ -139,6 +139,8 @@ faults! {
     "last-event-id-ignored", Http(LastEventIdIgnored), "ignores Last-Event-ID on a resubscription";
     "push-without-credentials", Push(NoCredentials), "sends webhooks without the config's Authorization";
     "push-wrong-media-type", Push(WrongMediaType), "sends webhooks as text/plain";
+    "push-https-refused", Push(HttpsRefused), "refuses https webhooks (the sender without TLS)";
+    "push-without-token", Push(NoToken), "sends webhooks without the config's token header";
 }
 
 /// Faults of the agent's behaviour.
@@ -213,6 +215,8 @@ enum HttpFault {
 enum PushFault {
     NoCredentials,
     WrongMediaType,
+    HttpsRefused,
+    NoToken,
 }
 
 // ---------------------------------------------------------------- service
@@ -936,6 +940,18 @@ impl PushSender for FaultyPush {
                     http::header::CONTENT_TYPE,
                     http::HeaderValue::from_static("text/plain"),
                 );
+            }
+            PushFault::HttpsRefused => {
+                if request.uri().scheme_str() == Some("https") {
+                    return Box::pin(std::future::ready(Err(PushError::Refused(
+                        "https webhooks need TLS, which this sender does not include".to_owned(),
+                    ))));
+                }
+            }
+            PushFault::NoToken => {
+                request
+                    .headers_mut()
+                    .remove(a2a_transport::push::NOTIFICATION_TOKEN_HEADER);
             }
         }
         self.inner.send(request)

@@ -103,6 +103,8 @@ pub struct Target {
     pub bindings: Vec<Binding>,
     /// A webhook receiver the agent can reach, for push delivery.
     pub webhook: Option<Webhook>,
+    /// A webhook receiver at `https` URLs the agent can reach and trusts.
+    pub secure_webhook: Option<Webhook>,
     /// The timings.
     pub timing: Timing,
     /// Whether the agent is known to follow the reference agent's
@@ -149,6 +151,7 @@ impl Target {
             callers: vec![Caller::default()],
             bindings,
             webhook: None,
+            secure_webhook: None,
             timing: Timing::STANDARD,
             expects_contract: false,
             notices: Vec::new(),

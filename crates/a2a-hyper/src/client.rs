@@ -17,6 +17,16 @@
 //!   (default 10 s); an optional [`ClientOptions::timeout`] bounds the wait
 //!   for the response head. A body is never timed: a stream stays open
 //!   as long as the agent keeps it open.
+//! - **Names** are resolved by the system resolver, or by the host's
+//!   [`Resolve`] ([`ClientOptions::resolver`]): an agent delivering push
+//!   notifications passes an [`SsrfResolver`](a2a_transport::push::SsrfResolver) so that
+//!   it connects only to addresses the webhook rules admit (spec 13.2),
+//!   whatever a name resolves (or is rebound) to. Numeric hosts are not
+//!   resolved: check them before sending
+//!   ([`notification_request`](a2a_transport::push::notification_request) does).
+//!   A refused lookup is [`HttpError::Other`], so it is not retried.
+//! - **TLS failures** (an untrusted certificate, a failed handshake) are
+//!   [`HttpError::Other`] too: another attempt meets the same certificate.
 //! - **Errors** are sorted into the kinds the transport acts on: a
 //!   connection that could not be opened or was lost (before the answer
 //!   or in the middle of its body) is [`HttpError::Connection`], which a
@@ -24,6 +34,9 @@
 //!   [`HttpError::Timeout`]; anything else [`HttpError::Other`].
 
 use std::fmt;
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -31,6 +44,7 @@ use std::time::Duration;
 
 use a2a_transport::{
     client::{HttpError, ResponseBody},
+    push::{find_refusal, Resolve},
     BoxFuture, HttpClient,
 };
 use bytes::Bytes;
@@ -38,6 +52,7 @@ use futures_core::Stream;
 use http_body_util::Full;
 use hyper::body::{Body as _, Incoming};
 use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
+use hyper_util::client::legacy::connect::dns::{GaiResolver, Name};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
@@ -72,6 +87,9 @@ pub struct ClientOptions {
     /// `ring`, trusting the `webpki-roots` certificates. Its ALPN list is
     /// replaced by the one the HTTP versions call for.
     pub tls: Option<Arc<rustls::ClientConfig>>,
+    /// Resolves host names; `None`: the system resolver (`getaddrinfo`
+    /// on a blocking thread). Default `None`.
+    pub resolver: Option<Arc<dyn Resolve>>,
 }
 
 impl Default for ClientOptions {
@@ -81,6 +99,7 @@ impl Default for ClientOptions {
             connect_timeout: Some(Duration::from_secs(10)),
             http2_prior_knowledge: false,
             tls: None,
+            resolver: None,
         }
     }
 }
@@ -92,6 +111,7 @@ impl fmt::Debug for ClientOptions {
             .field("connect_timeout", &self.connect_timeout)
             .field("http2_prior_knowledge", &self.http2_prior_knowledge)
             .field("tls", &self.tls.as_ref().map(|_| ".."))
+            .field("resolver", &self.resolver.as_ref().map(|_| ".."))
             .finish()
     }
 }
@@ -111,7 +131,7 @@ impl fmt::Debug for ClientOptions {
 /// ```
 #[derive(Clone)]
 pub struct HyperClient {
-    client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    client: Client<HttpsConnector<HttpConnector<HostResolver>>, Full<Bytes>>,
     timeout: Option<Duration>,
 }
 
@@ -131,7 +151,10 @@ impl HyperClient {
 
     /// A client with these options.
     pub fn with_options(options: ClientOptions) -> HyperClient {
-        let mut tcp = HttpConnector::new();
+        let mut tcp = HttpConnector::new_with_resolver(HostResolver {
+            custom: options.resolver,
+            system: GaiResolver::new(),
+        });
         // Small requests and SSE frames go out at once, not after Nagle's delay.
         tcp.set_nodelay(true);
         tcp.set_connect_timeout(options.connect_timeout);
@@ -203,9 +226,86 @@ impl HttpClient for HyperClient {
     }
 }
 
+/// The connector's resolver: the host's [`Resolve`], or the system's.
+#[derive(Clone)]
+struct HostResolver {
+    custom: Option<Arc<dyn Resolve>>,
+    system: GaiResolver,
+}
+
+impl tower_service::Service<Name> for HostResolver {
+    type Response = std::vec::IntoIter<SocketAddr>;
+    type Error = io::Error;
+    type Future = Pin<Box<dyn Future<Output = io::Result<Self::Response>> + Send>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, name: Name) -> Self::Future {
+        match &self.custom {
+            Some(resolver) => {
+                let resolver = Arc::clone(resolver);
+                Box::pin(async move {
+                    let ips = resolver.resolve(name.as_str()).await?;
+                    // The connector sets the port.
+                    let addrs: Vec<SocketAddr> =
+                        ips.into_iter().map(|ip| SocketAddr::new(ip, 0)).collect();
+                    Ok(addrs.into_iter())
+                })
+            }
+            None => {
+                let lookup = self.system.call(name);
+                Box::pin(async move {
+                    let addrs: Vec<SocketAddr> = lookup.await?.collect();
+                    Ok(addrs.into_iter())
+                })
+            }
+        }
+    }
+}
+
+/// The system resolver as a [`Resolve`] (tokio's `lookup_host`), for an
+/// [`SsrfResolver`](a2a_transport::push::SsrfResolver) to check:
+///
+/// ```
+/// use std::sync::Arc;
+/// use a2a_hyper::{ClientOptions, HyperClient, SystemResolver};
+/// use a2a_transport::{push::SsrfResolver, webhook::Allowlist};
+///
+/// let mut options = ClientOptions::default();
+/// options.resolver = Some(Arc::new(SsrfResolver::new(SystemResolver, Allowlist::new())));
+/// # let _rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+/// # let _guard = _rt.enter();
+/// let push_client = HyperClient::with_options(options);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemResolver;
+
+impl Resolve for SystemResolver {
+    fn resolve<'a>(&'a self, host: &'a str) -> BoxFuture<'a, io::Result<Vec<std::net::IpAddr>>> {
+        Box::pin(async move {
+            Ok(tokio::net::lookup_host((host, 0))
+                .await?
+                .map(|addr| addr.ip())
+                .collect())
+        })
+    }
+}
+
 /// Sorts hyper-util's error into the kinds the transport acts on: a
-/// connection that failed or was lost may be retried, anything else not.
+/// connection that failed or was lost may be retried, anything else not;
+/// a lookup the host's resolver refused (spec 13.2) is final.
 fn request_error(e: hyper_util::client::legacy::Error) -> HttpError {
+    if let Some(refusal) = find_refusal(&e) {
+        return HttpError::Other(format!("webhook refused: {refusal}"));
+    }
+    if is_tls_failure(&e) {
+        // An untrusted certificate or a failed handshake: another attempt
+        // meets the same certificate.
+        return HttpError::Other(with_sources(&e));
+    }
     let lost = e.is_connect()
         || std::error::Error::source(&e)
             .and_then(|s| s.downcast_ref::<hyper::Error>())
@@ -216,6 +316,24 @@ fn request_error(e: hyper_util::client::legacy::Error) -> HttpError {
     } else {
         HttpError::Other(text)
     }
+}
+
+/// True if a rustls error is in the chain (tokio-rustls reports it as an
+/// `io::Error` carrying it).
+fn is_tls_failure(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(e);
+    while let Some(e) = next {
+        if e.downcast_ref::<rustls::Error>().is_some() {
+            return true;
+        }
+        // hyper-rustls wraps tokio-rustls's `io::Error` in another, and
+        // `io::Error::source` skips the error it carries: look inside.
+        next = match e.downcast_ref::<io::Error>().and_then(io::Error::get_ref) {
+            Some(inner) => Some(inner as &(dyn std::error::Error + 'static)),
+            None => e.source(),
+        };
+    }
+    false
 }
 
 /// The error and each of its sources, `: `-separated.

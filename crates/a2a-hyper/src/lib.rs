@@ -7,8 +7,9 @@
 //!
 //! - [`HyperClient`]: the transport's [`HttpClient`](a2a_transport::HttpClient)
 //!   on hyper-util's pooled client: HTTP/1.1 and HTTP/2, `https` through
-//!   rustls (Mozilla's roots), an optional response timeout
-//!   ([`ClientOptions`]).
+//!   rustls (Mozilla's roots), an optional response timeout, and the
+//!   host's name resolution ([`ClientOptions`]; [`SystemResolver`] under
+//!   an `SsrfResolver` for push delivery, spec 13.2).
 //! - [`serve`]: an [`A2aServer`](a2a_transport::A2aServer) on a
 //!   `TcpListener`, HTTP/1.1 and HTTP/2, with the body read under the
 //!   server's limit, graceful shutdown and an optional request log
@@ -92,7 +93,7 @@ mod limits;
 mod request_body;
 mod server;
 
-pub use client::{ClientOptions, HyperClient};
+pub use client::{ClientOptions, HyperClient, SystemResolver};
 pub use limits::{HostLimits, ServeStats};
 pub use server::{
     raise_fd_limit, serve, server_config, AcceptLogFn, LogFn, RequestLog, ServeOptions, TokioTimer,

@@ -246,6 +246,10 @@ async fn https_negotiates_h2_by_alpn() {
         err.to_string().to_lowercase().contains("certificate"),
         "{err}"
     );
+    assert!(
+        matches!(err, HttpError::Other(_)) && !err.is_retryable(),
+        "a TLS failure is final: {err:?}"
+    );
 }
 
 #[tokio::test]

@@ -172,7 +172,7 @@ fn boxed<'a>(outcome: AuthOutcome) -> BoxFuture<'a, AuthOutcome> {
 }
 
 /// Compares two secrets in time that depends only on their lengths.
-fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
     let len = a.len().max(b.len());
     let mut diff = u8::from(a.len() != b.len());
     for i in 0..len {

@@ -74,6 +74,9 @@
 //!   answers (spec 8.6).
 //! - [`check_webhook_url`](crate::webhook::check_webhook_url), [`check_socket_addr`](crate::webhook::check_socket_addr) and [`Allowlist`](crate::webhook::Allowlist):
 //!   webhook address safety against SSRF (spec 13.2).
+//! - [`push`](crate::push): push notifications for agents (the request,
+//!   the retry schedule, the resolver check) and for clients (the webhook
+//!   verifier), spec 4.3.3 and 13.2.
 //!
 //! # The client side
 //!
@@ -117,6 +120,9 @@
 //! | `A2A-Version` | 32 bytes | [`MAX_VERSION_LEN`](crate::service_params::MAX_VERSION_LEN) |
 //! | `A2A-Extensions` | 32 URIs of 1024 bytes | [`ExtensionLimits`](crate::service_params::ExtensionLimits) |
 //! | webhook URL | 4096 bytes | [`MAX_WEBHOOK_URL_LEN`](crate::webhook::MAX_WEBHOOK_URL_LEN) |
+//! | addresses per webhook name | 32 | [`MAX_RESOLVED_ADDRS`](crate::push::MAX_RESOLVED_ADDRS) |
+//! | notification body (webhook receiver) | 16 MiB | [`WebhookVerifier::with_max_size`](crate::push::WebhookVerifier::with_max_size) |
+//! | remembered notifications (replay) | 4096 within 5 min | [`WebhookVerifier::with_replay_capacity`](crate::push::WebhookVerifier::with_replay_capacity) |
 //! | response body (client) | 16 MiB | [`ClientConfig::max_response_body`](crate::ClientConfig::max_response_body) |
 //! | error body read (client) | 64 KiB | [`ClientConfig::max_error_body`](crate::ClientConfig::max_error_body) |
 //! | SSE line and event (client) | 16 MiB each | [`ClientConfig::sse`](crate::ClientConfig::sse) |
@@ -159,6 +165,8 @@ mod keep_alive;
 mod media;
 mod pct;
 mod pipeline;
+mod push_send;
+mod push_verify;
 mod query;
 mod resilient;
 mod rest_binding;
@@ -426,6 +434,51 @@ pub mod grpc {
         GRPC_TIMEOUT, PREFIX_LEN, SERVICE_NAME,
     };
     pub use a2a_proto::GrpcCode;
+pub mod push {
+    //! Push notifications as a library (spec 4.3.3, 13.2), for both ends
+    //! of a webhook, with no I/O and no clock:
+    //!
+    //! - **Agents** build the request of a notification with
+    //!   [`notification_request`](crate::push::notification_request) (the `StreamResponse` as ProtoJSON,
+    //!   `application/a2a+json`, the config's `Authorization` and token
+    //!   header, the URL checked against the [`Allowlist`](crate::webhook::Allowlist)), send it
+    //!   through any [`HttpClient`](crate::HttpClient) and ask a [`RetrySchedule`](crate::push::RetrySchedule) what to do
+    //!   next (backoff, the host's jitter, give-up). An HTTP client that
+    //!   resolves names through an [`SsrfResolver`](crate::push::SsrfResolver) connects only to
+    //!   admitted addresses: the check after DNS that rebinding cannot get
+    //!   around (`a2a-hyper`'s `ClientOptions::resolver`).
+    //! - **Clients** receiving notifications check them with a
+    //!   [`WebhookVerifier`](crate::push::WebhookVerifier): the token and `Authorization` the config
+    //!   asked for (constant-time), the task id, a replay window on the
+    //!   host's clock, and the body decoded under a size limit.
+    //!
+    //! ```
+    //! use std::time::SystemTime;
+    //! use a2a_transport::push::{notification_request, WebhookVerifier};
+    //! use a2a_transport::webhook::Allowlist;
+    //! use a2a_types::{StreamResponse, Task, TaskPushNotificationConfig, TaskState};
+    //!
+    //! let mut config = TaskPushNotificationConfig::new("https://hooks.example.com/a2a");
+    //! config.task_id = "t-1".into();
+    //! config.token = "per-config-secret".into();
+    //! // The agent:
+    //! let event = StreamResponse::Task(Task::new("t-1", "c-1", TaskState::Completed));
+    //! let request = notification_request(&config, &event, &Allowlist::new())?;
+    //! // ... sent through the host's HttpClient; the client's webhook:
+    //! let verifier = WebhookVerifier::for_config(&config);
+    //! let got = verifier.verify(&request, SystemTime::now())?;
+    //! assert_eq!(got.event, event);
+    //! # Ok::<(), Box<dyn std::error::Error>>(())
+    //! ```
+    pub use crate::push_send::{
+        find_refusal, is_retryable_status, notification_request, notification_request_with_body,
+        AttemptResult, GiveUpReason, NextStep, PushRequestError, Resolve, ResolveError,
+        RetrySchedule, SsrfResolver, MAX_RESOLVED_ADDRS, NOTIFICATION_TOKEN_HEADER,
+    };
+    pub use crate::push_verify::{
+        Notification, VerifyError, WebhookVerifier, DEFAULT_MAX_NOTIFICATION_SIZE,
+        DEFAULT_REPLAY_CAPACITY, DEFAULT_REPLAY_WINDOW,
+    };
 }
 
 pub mod service_params {

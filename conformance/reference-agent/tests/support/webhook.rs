@@ -33,6 +33,29 @@ impl Drop for Webhook {
 
 impl Webhook {
     pub async fn start() -> Webhook {
+        Webhook::start_with(None).await
+    }
+
+    /// A receiver behind TLS with a self-signed certificate for `name`;
+    /// also answers the certificate, for the client to trust.
+    #[allow(dead_code)] // not every test binary uses it
+    pub async fn start_tls(name: &str) -> (Webhook, rustls::pki_types::CertificateDer<'static>) {
+        let cert = rcgen::generate_simple_self_signed(vec![name.to_owned()]).unwrap();
+        let der = cert.cert.der().clone();
+        let key = rustls::pki_types::PrivatePkcs8KeyDer::from(cert.key_pair.serialize_der());
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let mut tls = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![der.clone()], key.into())
+            .unwrap();
+        tls.alpn_protocols = vec![b"http/1.1".to_vec()];
+        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(tls));
+        (Webhook::start_with(Some(acceptor)).await, der)
+    }
+
+    async fn start_with(tls: Option<tokio_rustls::TlsAcceptor>) -> Webhook {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let state = Arc::new(Mutex::new(State::default()));
@@ -59,10 +82,19 @@ impl Webhook {
                         Ok::<_, Infallible>(resp)
                     }
                 });
+                let tls = tls.clone();
                 tokio::spawn(async move {
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), service)
-                        .await;
+                    let http1 = hyper::server::conn::http1::Builder::new();
+                    match tls {
+                        None => {
+                            let _ = http1.serve_connection(TokioIo::new(stream), service).await;
+                        }
+                        Some(acceptor) => {
+                            if let Ok(stream) = acceptor.accept(stream).await {
+                                let _ = http1.serve_connection(TokioIo::new(stream), service).await;
+                            }
+                        }
+                    }
                 });
             }
         });

@@ -1,7 +1,9 @@
 //! Push notification configs (3.1.7-3.1.10), their capability gate
 //! (3.3.4), delivery (4.3.3, 13.2) and webhook URL safety (13.2).
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
+
+use a2a_transport::push::WebhookVerifier;
 
 use a2a_types::{
     AuthenticationInfo, DeleteTaskPushNotificationConfigRequest, ErrorKind,
@@ -44,6 +46,8 @@ pub(crate) fn list() -> Vec<Scenario> {
             "webhook requests carry the config's authentication credentials", credentials),
         scenario!("push.inline-config", "3.2.2", Should, Kind::Behaviour,
             "a config given in SendMessage receives the task's updates", inline_config),
+        scenario!("push.https", "13.2", Should, Kind::Behaviour,
+            "an https webhook receives notifications its client can verify (token, task id, freshness)", https),
         scenario!("push.ssrf", "13.2", Should, Kind::Behaviour,
             "webhook URLs into private, loopback or link-local ranges are refused", ssrf),
     ]
@@ -506,15 +510,33 @@ fn check_order(items: &[StreamResponse]) -> Check {
 /// the expected `Authorization` value.
 async fn deliver(cx: &Ctx<'_>) -> Check<(Vec<Delivery>, String, String)> {
     let webhook = cx.webhook()?.clone();
+    let (got, config) = deliver_to(cx, &webhook, true).await?;
+    let authorization = config
+        .authentication
+        .map(|a| format!("{} {}", a.scheme, a.credentials))
+        .unwrap_or_default();
+    Ok((got, config.task_id, authorization))
+}
+
+/// [`deliver`] to `webhook`, with a token, and with credentials when
+/// `with_auth`; answers the deliveries and the config (with its task id).
+async fn deliver_to(
+    cx: &Ctx<'_>,
+    webhook: &crate::webhook::Webhook,
+    with_auth: bool,
+) -> Check<(Vec<Delivery>, TaskPushNotificationConfig)> {
     let task = parked_task(cx).await?;
     let name = cx.nonce();
     let secret = format!("secret-{name}");
     let mut config = TaskPushNotificationConfig::new(webhook.url(&name));
     config.task_id = task.id.clone();
-    config.authentication = Some(AuthenticationInfo::new("Bearer", secret.clone()));
+    config.token = format!("token-{name}");
+    if with_auth {
+        config.authentication = Some(AuthenticationInfo::new("Bearer", secret));
+    }
     cx.within(
         cx.svc()
-            .create_task_push_notification_config(&cx.cx(), config),
+            .create_task_push_notification_config(&cx.cx(), config.clone()),
     )
     .await?
     .map_err(|e| {
@@ -537,7 +559,37 @@ async fn deliver(cx: &Ctx<'_>) -> Check<(Vec<Delivery>, String, String)> {
         "at least one notification at the webhook",
         "none",
     )?;
-    Ok((got, task.id, format!("Bearer {secret}")))
+    Ok((got, config))
+}
+
+/// 13.2 (clients SHOULD use https webhooks; they MUST verify the
+/// notifications): every notification at an https webhook passes the
+/// client-side [`WebhookVerifier`] of its config.
+async fn https(cx: &Ctx<'_>) -> Check {
+    let webhook = cx.secure_webhook()?.clone();
+    if !webhook.base().starts_with("https://") {
+        return Err(skip("the secure webhook is not at an https URL"));
+    }
+    // A token and no credentials: the token is then what authenticates
+    // a notification (the JS SDK sends no token header beside
+    // credentials, interop/FINDINGS.md RS-5; push.credentials checks
+    // those).
+    let (got, config) = deliver_to(cx, &webhook, false).await?;
+    // Each delivery is verified on its own: the agent may legitimately
+    // send the same bytes twice (a state it reports again).
+    for (i, d) in got.iter().enumerate() {
+        let verifier = WebhookVerifier::for_config(&config);
+        let mut request = http::Request::new(d.body.clone());
+        *request.method_mut() = d.method.clone();
+        *request.headers_mut() = d.headers.clone();
+        verifier
+            .verify(&request, SystemTime::now())
+            .map_err(|e| fail("a notification its client can verify", format!("#{i}: {e}")))?;
+    }
+    let items = check_deliveries(&got, &config.task_id)?;
+    check_order(&items)?;
+    cx.note("verified over https");
+    Ok(())
 }
 
 async fn delivery(cx: &Ctx<'_>) -> Check {
