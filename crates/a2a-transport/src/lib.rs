@@ -434,6 +434,8 @@ pub mod grpc {
         GRPC_TIMEOUT, PREFIX_LEN, SERVICE_NAME,
     };
     pub use a2a_proto::GrpcCode;
+}
+
 pub mod push {
     //! Push notifications as a library (spec 4.3.3, 13.2), for both ends
     //! of a webhook, with no I/O and no clock:
