@@ -308,6 +308,19 @@ async fn concurrent_subscribers_get_the_same_events_in_the_same_order() {
 async fn subscribers_from_the_start_see_identical_sequences_and_one_closing_affects_no_other() {
     let agent = agent();
     let task = send_task(&agent, &cx(), immediate(msg("p", "slow 20000"))).await;
+    // The worker reaches WORKING on its own task: wait for it, so that
+    // every subscriber starts from the same snapshot.
+    for attempt in 0.. {
+        let now = agent
+            .get_task(&cx(), a2a_types::GetTaskRequest::new(&task.id))
+            .await
+            .unwrap();
+        if now.status.state == TaskState::Working {
+            break;
+        }
+        assert!(attempt < 2000, "the task never started working");
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
     // Three subscribers before any event of interest; one leaves early.
     let mut streams = Vec::new();
     for _ in 0..3 {
