@@ -100,8 +100,8 @@ impl Default for Options {
 /// What parsing the command line gave.
 #[derive(Debug, PartialEq)]
 pub enum Parsed {
-    /// Run with these options.
-    Run(Options),
+    /// Run with these options (boxed: they are large beside `Help`).
+    Run(Box<Options>),
     /// Print [`USAGE`] and exit.
     Help,
 }
@@ -199,7 +199,7 @@ impl Options {
         if o.max_stream_events == 0 {
             return Err("--max-stream-events must be at least 1".to_owned());
         }
-        Ok(Parsed::Run(o))
+        Ok(Parsed::Run(Box::new(o)))
     }
 
     /// The base URL the card advertises when the server listens on `bound`.
@@ -345,7 +345,7 @@ mod tests {
 
     fn run(args: &[&str]) -> Options {
         match parse(args) {
-            Ok(Parsed::Run(o)) => o,
+            Ok(Parsed::Run(o)) => *o,
             other => panic!("{other:?}"),
         }
     }
