@@ -3,14 +3,17 @@
 # JavaScript (@a2a-js/sdk) SDKs against a2a-core, in both directions, over
 # JSON-RPC and HTTP+JSON, on loopback.
 #
-#   interop/run.sh [--mode self|rust|all] [--build-rust] [--skip-install]
+#   interop/run.sh [--mode self|rust|signing|all] [--build-rust] [--skip-install]
 #
 # Modes (default all):
 #   self  SDK client checks against the SDK agents, every pairing: proves the
 #         check programs and the agents are known-good without any Rust.
 #   rust  the SDK client checks against the a2a-core reference agent; our
 #         client and conformance runner against the SDK agents.
-#   all   both.
+#   signing  the card signing matrix (spec 8.4, interop/signing/): each of
+#         a2a-core, the Python SDK and the JS SDK signs the cards there with
+#         ES256 and EdDSA, and each verifies every signed card.
+#   all   all three.
 #
 # Rust programs, each optional (a direction without its program is skipped
 # with a message saying so):
@@ -23,6 +26,8 @@
 #                        once the tree has the client side of a2a-transport
 #                        and a2a-hyper
 #   A2A_CONFORMANCE      the a2a-conformance binary (run as --url URL)
+#   A2A_CARD_TOOL        the a2a-signing `card_tool` example (--build-rust
+#                        builds it), the a2a-core side of the signing matrix
 #   A2A_EXAMPLE_CLIENT   the a2a-examples `client` binary (branch examples):
 #                        until A2A_CLIENT_CHECKS exists, a smoke test of our
 #                        client against the SDK agents (discovery, send,
@@ -58,7 +63,7 @@ while [ $# -gt 0 ]; do
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
-case "$MODE" in self|rust|all) ;; *) echo "--mode must be self, rust or all" >&2; exit 2 ;; esac
+case "$MODE" in self|rust|signing|all) ;; *) echo "--mode must be self, rust, signing or all" >&2; exit 2 ;; esac
 mkdir -p "$OUT"
 
 PIDS=()
@@ -100,6 +105,12 @@ if [ "$BUILD_RUST" = 1 ] && [ -z "${A2A_CLIENT_CHECKS:-}" ]; then
   fi
 fi
 
+if [ "$BUILD_RUST" = 1 ] && [ -z "${A2A_CARD_TOOL:-}" ] && [ -f "$ROOT/crates/a2a-signing/Cargo.toml" ]; then
+  say "building the a2a-signing card_tool example"
+  (cd "$ROOT" && cargo build -q -p a2a-signing --example card_tool) || exit 1
+  A2A_CARD_TOOL="$ROOT/target/debug/examples/card_tool"
+fi
+
 # --- agents -----------------------------------------------------------------
 free_port() {
   "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -126,6 +137,7 @@ start_agent() {
 
 # --- checks -----------------------------------------------------------------
 ROWS=()
+SKIPPED_DIRECTIONS=()
 TOTAL_PASS=0
 TOTAL_FAIL=0
 UNEXPECTED=0
@@ -182,8 +194,8 @@ run_checks() {
 PY_CHECKS=("$PY" "$HERE/python/client_checks.py")
 JS_CHECKS=(node "$HERE/node/client_checks.mjs")
 NEED_SDK_AGENTS=0
-[ "$MODE" != rust ] && NEED_SDK_AGENTS=1
-[ "$MODE" != self ] && { [ -n "${A2A_CLIENT_CHECKS:-}" ] || [ -n "${A2A_CONFORMANCE:-}" ] ||
+{ [ "$MODE" = self ] || [ "$MODE" = all ]; } && NEED_SDK_AGENTS=1
+{ [ "$MODE" = rust ] || [ "$MODE" = all ]; } && { [ -n "${A2A_CLIENT_CHECKS:-}" ] || [ -n "${A2A_CONFORMANCE:-}" ] ||
   [ -n "${A2A_EXAMPLE_CLIENT:-}" ]; } && NEED_SDK_AGENTS=1
 
 if [ "$NEED_SDK_AGENTS" = 1 ]; then
@@ -191,6 +203,57 @@ if [ "$NEED_SDK_AGENTS" = 1 ]; then
   start_agent python-sdk "$PY_PORT" "$PY" "$HERE/python/agent.py" --port "$PY_PORT" --bearer "$BEARER" || exit 1
   JS_PORT="$(free_port)"
   start_agent node-sdk "$JS_PORT" node "$HERE/node/agent.mjs" --port "$JS_PORT" --bearer "$BEARER" || exit 1
+fi
+
+# --- the signing matrix (spec 8.4) ------------------------------------------
+# signing_matrix: every signer signs every card with every algorithm; every
+# verifier checks every signed card. A row per (verifier, signer, algorithm,
+# card); a FAIL listed in known-deviations.txt (client = verifier, server =
+# signer, binding = algorithm, check = sign:CARD or verify:CARD) is a finding.
+signing_matrix() {
+  declare -A TOOL=([python-sdk]="$PY $HERE/python/signing.py" [node-sdk]="node $HERE/node/signing.mjs")
+  local impls=(python-sdk node-sdk)
+  if [ -n "${A2A_CARD_TOOL:-}" ]; then
+    TOOL[a2a-core]="$A2A_CARD_TOOL"
+    impls=(a2a-core python-sdk node-sdk)
+  else
+    SKIPPED_DIRECTIONS+=("signing matrix without a2a-core: A2A_CARD_TOOL not set (or use --build-rust)")
+  fi
+  local keys="$ROOT/crates/a2a-signing/tests/keys" alg card signer verifier signed check id verdict
+  for alg in es256 eddsa; do
+    for card in card card-empty-required; do
+      for signer in "${impls[@]}"; do
+        signed="$OUT/signed-$signer-$alg-$card.json"
+        say "signing: $signer signs $card with $alg"
+        if ! ${TOOL[$signer]} sign --key "$keys/$alg.jwk.json" --card "$HERE/signing/$card.json" \
+            >"$signed" 2>"$signed.log"; then
+          cat "$signed.log"
+          check="sign:$card"
+          if id="$(is_known "$signer" "$signer" "$alg" "$check")"; then verdict=ok; else
+            verdict=FAIL; id=-; UNEXPECTED=$((UNEXPECTED + 1)); TOTAL_FAIL=$((TOTAL_FAIL + 1)); fi
+          ROWS+=("$signer|$signer|$alg|sign:$card 0/1|$id|$verdict")
+          continue
+        fi
+        for verifier in "${impls[@]}"; do
+          check="verify:$card"
+          if out="$(${TOOL[$verifier]} verify --key "$keys/$alg.jwk.json" --card "$signed" 2>&1)"; then
+            echo "PASS $verifier verifies $signer's $alg $card: $out"
+            TOTAL_PASS=$((TOTAL_PASS + 1))
+            ROWS+=("$verifier|$signer|$alg|$card 1/1|-|ok")
+          else
+            echo "FAIL $verifier verifies $signer's $alg $card: $out"
+            if id="$(is_known "$verifier" "$signer" "$alg" "$check")"; then verdict=ok; else
+              verdict=FAIL; id=-; UNEXPECTED=$((UNEXPECTED + 1)); TOTAL_FAIL=$((TOTAL_FAIL + 1)); fi
+            ROWS+=("$verifier|$signer|$alg|$card 0/1|$id|$verdict")
+          fi
+        done
+      done
+    done
+  done
+}
+
+if [ "$MODE" = signing ] || [ "$MODE" = all ]; then
+  signing_matrix
 fi
 
 if [ "$MODE" = self ] || [ "$MODE" = all ]; then
@@ -202,7 +265,6 @@ if [ "$MODE" = self ] || [ "$MODE" = all ]; then
   done
 fi
 
-SKIPPED_DIRECTIONS=()
 if [ "$MODE" = rust ] || [ "$MODE" = all ]; then
   if [ -n "${A2A_REFERENCE_AGENT:-}" ]; then
     [ -x "$A2A_REFERENCE_AGENT" ] || { echo "A2A_REFERENCE_AGENT=$A2A_REFERENCE_AGENT is not executable"; exit 1; }

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_hyper::{ServeOptions, TokioTimer};
+use a2a_signing::{CardSigner, Jwk, JwkSet, SigningKey};
+use a2a_transport::server::AGENT_CARD_PATH;
 use a2a_transport::{server::BearerAuth, webhook::Allowlist, A2aServer};
 use a2a_types::AgentInterface;
 
@@ -33,10 +35,18 @@ USAGE: a2a-reference-agent [OPTIONS]
                          events one task keeps for streams that have not read them
                          (default 256); a stream further behind gets a Task snapshot
   --keep-alive <secs>    SSE keep-alive comment interval (default 15)
+  --signing-key <file>   sign the agent card at start-up with this private JWK (EC P-256 or
+                         P-384, Ed25519, RSA; its `kid` names it, its `alg` or the key type's
+                         default is the algorithm) and serve the public key as a JWKS (spec 8.4)
+  --jwks-path <path>     where that JWKS is served and what the signature's `jku` names
+                         (default /.well-known/jwks.json)
   --quiet                no request log
   -h, --help             this text
 
 Send it messages such as `echo hi`, `stream 5`, `input`, `slow 3000`, `message hi`.";
+
+/// The default `--jwks-path`.
+pub const DEFAULT_JWKS_PATH: &str = "/.well-known/jwks.json";
 
 /// What the command line asked for.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,6 +72,10 @@ pub struct Options {
     pub keep_alive: Duration,
     /// Not `--quiet`.
     pub log: bool,
+    /// `--signing-key`, read and checked.
+    pub signing_key: Option<Jwk>,
+    /// `--jwks-path`.
+    pub jwks_path: String,
 }
 
 impl Default for Options {
@@ -77,6 +91,8 @@ impl Default for Options {
             max_stream_events: 256,
             keep_alive: Duration::from_secs(15),
             log: true,
+            signing_key: None,
+            jwks_path: DEFAULT_JWKS_PATH.to_owned(),
         }
     }
 }
@@ -84,8 +100,8 @@ impl Default for Options {
 /// What parsing the command line gave.
 #[derive(Debug, PartialEq)]
 pub enum Parsed {
-    /// Run with these options.
-    Run(Options),
+    /// Run with these options (boxed: they are large beside `Help`).
+    Run(Box<Options>),
     /// Print [`USAGE`] and exit.
     Help,
 }
@@ -147,6 +163,30 @@ impl Options {
                         Duration::from_secs(number("--keep-alive", &value("--keep-alive")?)?)
                 }
                 "--quiet" => o.log = false,
+                "--signing-key" => {
+                    let path = value("--signing-key")?;
+                    let text =
+                        std::fs::read(&path).map_err(|e| format!("--signing-key {path}: {e}"))?;
+                    let jwk =
+                        Jwk::from_json(&text).map_err(|e| format!("--signing-key {path}: {e}"))?;
+                    if jwk.kid.as_deref().is_none_or(str::is_empty) {
+                        return Err(format!(
+                            "--signing-key {path}: the JWK needs a \"kid\" (spec 8.4.2)"
+                        ));
+                    }
+                    SigningKey::from_jwk(&jwk, None)
+                        .map_err(|e| format!("--signing-key {path}: {e}"))?;
+                    o.signing_key = Some(jwk);
+                }
+                "--jwks-path" => {
+                    let path = value("--jwks-path")?;
+                    if !path.starts_with('/') || path == AGENT_CARD_PATH {
+                        return Err(format!(
+                            "--jwks-path {path:?} must start with '/' and not be the card's path"
+                        ));
+                    }
+                    o.jwks_path = path;
+                }
                 other => return Err(format!("unknown argument {other:?} (see --help)")),
             }
         }
@@ -159,7 +199,7 @@ impl Options {
         if o.max_stream_events == 0 {
             return Err("--max-stream-events must be at least 1".to_owned());
         }
-        Ok(Parsed::Run(o))
+        Ok(Parsed::Run(Box::new(o)))
     }
 
     /// The base URL the card advertises when the server listens on `bound`.
@@ -176,6 +216,25 @@ impl Options {
             },
         };
         format!("http://{host}:{}", bound.port())
+    }
+
+    /// The card signer `--signing-key` asks for, naming the JWKS at
+    /// `--jwks-path` under the base URL as its `jku`.
+    pub fn signer(&self, bound: SocketAddr) -> Result<Option<CardSigner>, String> {
+        let Some(jwk) = &self.signing_key else {
+            return Ok(None);
+        };
+        let key = SigningKey::from_jwk(jwk, None).map_err(|e| format!("--signing-key: {e}"))?;
+        let kid = jwk.kid.clone().unwrap_or_default();
+        let jku = format!("{}{}", self.base_url(bound), self.jwks_path);
+        Ok(Some(CardSigner::new(key, kid).with_jku(jku)))
+    }
+
+    /// The public JWKS of `--signing-key`.
+    pub fn jwks(&self) -> Option<JwkSet> {
+        self.signing_key
+            .as_ref()
+            .map(|jwk| JwkSet::new([jwk.public()]))
     }
 
     /// The webhook allowlist.
@@ -228,7 +287,14 @@ impl Options {
         } else {
             ReferenceAgent::new(config, sender)
         };
-        let card = agent.agent_card().clone();
+        let mut card = agent.agent_card().clone();
+        if let Some(signer) = self.signer(bound)? {
+            // Signed once, before the server serializes the card: the
+            // card resource's ETag is computed over the signed bytes.
+            card = signer
+                .sign_card(card)
+                .map_err(|e| format!("cannot sign the card: {e}"))?;
+        }
         let mut server_config = agent
             .server_config()
             .with_keep_alive(self.keep_alive, TokioTimer);
@@ -245,17 +311,26 @@ impl Options {
             .map_err(|e| format!("cannot configure the server: {e}"))
     }
 
-    /// How the server runs: a request log on stderr unless `--quiet`.
-    pub fn serve_options(&self) -> ServeOptions {
+    /// How the server runs: a request log on stderr unless `--quiet`, and
+    /// the JWKS of `--signing-key` at `--jwks-path`, answered before the A2A
+    /// server (it belongs to the host, not to the protocol).
+    pub fn serve_options(&self) -> Result<ServeOptions, String> {
         // Failed accepts (out of file descriptors) are logged even with
         // --quiet: serve reports them at most once a second.
-        let options = ServeOptions::default().with_accept_log(|e, n| {
+        let mut options = ServeOptions::default().with_accept_log(|e, n| {
             eprintln!("a2a-reference-agent: accept failed ({n} since the last report): {e}");
         });
-        match self.log {
+        if let Some(jwks) = self.jwks() {
+            options = options.with_static(
+                self.jwks_path.clone(),
+                "application/jwk-set+json",
+                jwks.to_public_json(),
+            )?;
+        }
+        Ok(match self.log {
             true => options.with_log(|line| eprintln!("{line}")),
             false => options,
-        }
+        })
     }
 }
 
@@ -274,7 +349,7 @@ mod tests {
 
     fn run(args: &[&str]) -> Options {
         match parse(args) {
-            Ok(Parsed::Run(o)) => o,
+            Ok(Parsed::Run(o)) => *o,
             other => panic!("{other:?}"),
         }
     }
@@ -350,6 +425,41 @@ mod tests {
             let err = parse(args).unwrap_err();
             assert!(err.contains(needle), "{args:?}: {err}");
         }
+    }
+
+    #[test]
+    fn signing_key_signs_the_card_and_serves_the_jwks() {
+        let dir = std::env::temp_dir().join(format!("a2a-ref-signing-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let key = SigningKey::generate(a2a_signing::Algorithm::Es256).unwrap();
+        let path = dir.join("key.jwk.json");
+        std::fs::write(&path, key.private_jwk().with_kid("ref-1").to_json()).unwrap();
+        let o = run(&[
+            "--signing-key",
+            path.to_str().unwrap(),
+            "--jwks-path",
+            "/keys.json",
+        ]);
+        let bound: SocketAddr = "127.0.0.1:9".parse().unwrap();
+        let server = o.server(bound).unwrap();
+        let card = server.card().clone();
+        assert_eq!(card.signatures.len(), 1);
+        let header = a2a_signing::ProtectedHeader::decode(&card.signatures[0].protected).unwrap();
+        assert_eq!(header.kid, "ref-1");
+        assert_eq!(header.jku.as_deref(), Some("http://127.0.0.1:9/keys.json"));
+        let verifier = a2a_signing::Verifier::new(o.jwks().unwrap(), Default::default());
+        let json = a2a_types::json::to_vec(&card).unwrap();
+        assert!(verifier.verify_json(&json).is_ok());
+        assert!(!o.jwks().unwrap().to_public_json().contains("\"d\""));
+        assert!(format!("{:?}", o.serve_options().unwrap()).contains("/keys.json"));
+        // A key without kid, an unreadable file, a bad path.
+        std::fs::write(&path, key.private_jwk().to_json()).unwrap();
+        assert!(parse(&["--signing-key", path.to_str().unwrap()])
+            .unwrap_err()
+            .contains("kid"));
+        assert!(parse(&["--signing-key", "/nonexistent/key"]).is_err());
+        assert!(parse(&["--jwks-path", "keys"]).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

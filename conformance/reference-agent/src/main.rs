@@ -50,5 +50,12 @@ async fn main() {
         let _ = tokio::signal::ctrl_c().await;
         eprintln!("shutting down");
     };
-    a2a_hyper::serve(listener, server, options.serve_options(), shutdown).await;
+    let serve_options = match options.serve_options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("a2a-reference-agent: {e}");
+            std::process::exit(1);
+        }
+    };
+    a2a_hyper::serve(listener, server, serve_options, shutdown).await;
 }

@@ -109,6 +109,7 @@ pub struct Ctx<'a> {
     session: &'a Session,
     binding: Binding,
     notes: Mutex<Vec<String>>,
+    found: Mutex<Option<String>>,
 }
 
 impl fmt::Debug for Ctx<'_> {
@@ -125,11 +126,21 @@ impl<'a> Ctx<'a> {
             session,
             binding,
             notes: Mutex::new(Vec::new()),
+            found: Mutex::new(None),
         }
     }
 
-    pub(crate) fn into_notes(self) -> Vec<String> {
-        self.notes.into_inner().unwrap_or_else(|e| e.into_inner())
+    pub(crate) fn into_notes(self) -> (Vec<String>, Option<String>) {
+        (
+            self.notes.into_inner().unwrap_or_else(|e| e.into_inner()),
+            self.found.into_inner().unwrap_or_else(|e| e.into_inner()),
+        )
+    }
+
+    /// What a passing scenario found, reported as its detail (the
+    /// algorithm and key id of a verified card signature, say).
+    pub fn found(&self, detail: impl fmt::Display) {
+        *self.found.lock().unwrap_or_else(|e| e.into_inner()) = Some(detail.to_string());
     }
 
     /// The binding this run is on.

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use a2a_examples::lines::{serve_lines, LineClient, LineConfig};
 use a2a_hyper::{serve, ClientOptions, HyperClient, ServeOptions, TokioTimer, DEFAULT_KEEP_ALIVE};
 use a2a_reference_agent::{AgentConfig, HttpPushSender, PushSender, ReferenceAgent};
+use a2a_signing::{CardSigner, Jwk, JwkSet, SigningKey};
 use a2a_transport::{
     client::CardResolver, push::Resolve, server::BearerAuth, webhook::Allowlist, A2aServer,
     A2aService, BoxFuture, HttpClient, Principal, ServerConfig,
@@ -34,6 +35,33 @@ pub const TOKENS: [&str; 2] = ["conformance-token-1", "conformance-token-2"];
 pub const MEMORY_BASE: &str = "http://agent.a2a.test";
 /// The webhook base URL of in-memory agents (never resolved).
 pub const MEMORY_HOOKS: &str = "https://hooks.a2a.test/hooks";
+
+/// The key the embedded agent signs its card with (spec 8.4): a test key
+/// published on purpose, `kid` [`EMBEDDED_KID`], ES256. Never use it for
+/// anything else.
+pub const EMBEDDED_SIGNING_JWK: &str = r#"{"kty":"EC","crv":"P-256","x":"7IiJROdD_tdUg1CwFamrai16qivFmjdB3vfBW2_gOHE","y":"r-mRbw6TR23N3fKY8Q-WP1uU7Mbhb_K4lVF6rUb437I","d":"FK9-IPcNiOpj9LBXiuS7-CVB1Roz_8DCQeDa2IvWEZY","kid":"embedded-es256","alg":"ES256"}"#;
+
+/// The key id of [`EMBEDDED_SIGNING_JWK`].
+pub const EMBEDDED_KID: &str = "embedded-es256";
+
+/// Where the embedded agent on loopback serves its JWKS (and where its
+/// signature's `jku` points).
+pub const EMBEDDED_JWKS_PATH: &str = "/.well-known/jwks.json";
+
+/// The embedded agent's card signer, naming `jku`.
+pub fn embedded_signer(jku: &str) -> Result<CardSigner, String> {
+    let jwk = Jwk::from_json(EMBEDDED_SIGNING_JWK.as_bytes()).map_err(|e| e.to_string())?;
+    let key = SigningKey::from_jwk(&jwk, None).map_err(|e| e.to_string())?;
+    Ok(CardSigner::new(key, EMBEDDED_KID).with_jku(jku))
+}
+
+/// The public JWKS of the embedded agent.
+pub fn embedded_jwks() -> JwkSet {
+    let keys = Jwk::from_json(EMBEDDED_SIGNING_JWK.as_bytes())
+        .map(|k| k.public())
+        .into_iter();
+    JwkSet::new(keys)
+}
 
 /// How the embedded agent is set up.
 #[derive(Debug, Clone, Copy)]
@@ -143,7 +171,20 @@ impl Embedded {
             push = wrap(push);
         }
         let agent = ReferenceAgent::new(self.config(interfaces, Allowlist::new()), push);
-        let card = agent.agent_card().clone();
+        let jku = format!("{MEMORY_BASE}{EMBEDDED_JWKS_PATH}");
+        let card = match embedded_signer(&jku).and_then(|s| {
+            s.sign_card(agent.agent_card().clone())
+                .map_err(|e| e.to_string())
+        }) {
+            Ok(card) => card,
+            Err(e) => {
+                return broken(
+                    "embedded agent (in memory)",
+                    MEMORY_BASE,
+                    format!("the card cannot be signed: {e}"),
+                )
+            }
+        };
         let server_config = self.server_config(&agent);
         let mut service: Arc<dyn A2aService> = Arc::new(agent);
         if let Some(wrap) = wrappers.service {
@@ -191,6 +232,9 @@ impl Embedded {
         target.webhook = Some(webhook);
         target.timing = self.timing;
         target.expects_contract = true;
+        // The signature's `jku` names no server in memory.
+        target.trusted_keys = Some(embedded_jwks());
+        target.require_signature = true;
         target
     }
 
@@ -226,7 +270,12 @@ impl Embedded {
         push_options.resolver = Some(Arc::new(OneName(SECURE_HOOKS_HOST, secure_addr.ip())));
         let sender = Arc::new(HttpPushSender::with_options(allow.clone(), push_options));
         let agent = ReferenceAgent::new(self.config(interfaces, allow), sender);
-        let card = agent.agent_card().clone();
+        let card = embedded_signer(&format!("{base}{EMBEDDED_JWKS_PATH}"))
+            .and_then(|s| {
+                s.sign_card(agent.agent_card().clone())
+                    .map_err(|e| e.to_string())
+            })
+            .map_err(std::io::Error::other)?;
         let config = self
             .server_config(&agent)
             .with_keep_alive(DEFAULT_KEEP_ALIVE, TokioTimer);
@@ -236,7 +285,16 @@ impl Embedded {
         );
         let lines = over_lines(Arc::clone(&server));
         let (stop, stopped) = oneshot::channel::<()>();
-        let options = ServeOptions::default().with_drain_timeout(Duration::from_millis(200));
+        // The JWKS is served beside the agent, so the card's `jku` is
+        // fetched by `card.signature-verifies` as for a live agent.
+        let options = ServeOptions::default()
+            .with_drain_timeout(Duration::from_millis(200))
+            .with_static(
+                EMBEDDED_JWKS_PATH,
+                "application/jwk-set+json",
+                embedded_jwks().to_public_json(),
+            )
+            .map_err(std::io::Error::other)?;
         let server_task = tokio::spawn(serve(listener, server, options, async move {
             let _ = stopped.await;
         }));
@@ -263,6 +321,7 @@ impl Embedded {
         target.secure_webhook = Some(secure);
         target.timing = self.timing;
         target.expects_contract = true;
+        target.require_signature = true;
         Ok((
             target,
             Running {

@@ -137,6 +137,10 @@ faults! {
     "card-interface-not-served", Http(CardInterfaceNotServed), "declares its interfaces at a path it does not serve";
     "sse-ids-missing", Http(SseIdsMissing), "writes SSE events without id lines";
     "last-event-id-ignored", Http(LastEventIdIgnored), "ignores Last-Event-ID on a resubscription";
+    "card-unsigned", Http(CardUnsigned), "serves its card without the signature it was given";
+    "signed-card-changed", Http(SignedCardChanged), "changes the card's description after signing it";
+    "signature-wrong-kid", Http(SignatureWrongKid), "signs its card under a kid that is not its key's";
+    "signature-covers-signatures", Http(SignatureCoversSignatures), "signs its card with \"signatures\": [] left in the payload";
     "push-without-credentials", Push(NoCredentials), "sends webhooks without the config's Authorization";
     "push-wrong-media-type", Push(WrongMediaType), "sends webhooks as text/plain";
     "push-https-refused", Push(HttpsRefused), "refuses https webhooks (the sender without TLS)";
@@ -208,6 +212,10 @@ enum HttpFault {
     CardInterfaceNotServed,
     SseIdsMissing,
     LastEventIdIgnored,
+    CardUnsigned,
+    SignedCardChanged,
+    SignatureWrongKid,
+    SignatureCoversSignatures,
 }
 
 /// Faults of push delivery.
@@ -850,9 +858,54 @@ fn card_fault(fault: HttpFault, body: Bytes) -> Bytes {
                 }
             }
         }
+        HttpFault::CardUnsigned => {
+            if let Some(card) = v.as_object_mut() {
+                card.remove("signatures");
+            }
+        }
+        HttpFault::SignedCardChanged => {
+            if let Some(Value::String(d)) = v.get_mut("description") {
+                d.push_str(" (changed after signing)");
+            }
+        }
+        HttpFault::SignatureWrongKid => {
+            // A correct signature by the agent's key, labelled with a kid
+            // no JWKS of the agent's has.
+            let Ok(payload) = a2a_signing::json_payload(&body) else {
+                return body;
+            };
+            resign(&mut v, "embedded-es256-rotated", &payload);
+        }
+        HttpFault::SignatureCoversSignatures => {
+            // What a signer that did not drop `signatures` signs (spec
+            // 8.4.1 rule 3).
+            if let Some(card) = v.as_object_mut() {
+                card.insert("signatures".into(), Value::Array(Vec::new()));
+            }
+            let text = serde_json::to_vec(&v).unwrap_or_default();
+            let Ok(payload) = a2a_signing::canonicalize(&text) else {
+                return body;
+            };
+            resign(&mut v, crate::embedded::EMBEDDED_KID, &payload);
+        }
         _ => return body,
     }
     Bytes::from(serde_json::to_vec(&v).unwrap_or_default())
+}
+
+/// Replaces the card's signatures with one over `payload` by the embedded
+/// key under `kid`.
+fn resign(card: &mut Value, kid: &str, payload: &[u8]) {
+    let Ok(signer) = crate::embedded::embedded_signer("") else {
+        return;
+    };
+    let signer = a2a_signing::CardSigner::new(signer.key().clone(), kid);
+    let Ok(signature) = signer.sign_payload(payload) else {
+        return;
+    };
+    if let (Some(obj), Ok(sig)) = (card.as_object_mut(), serde_json::to_value(&signature)) {
+        obj.insert("signatures".into(), Value::Array(vec![sig]));
+    }
 }
 
 /// `request` without a negative `historyLength` or an out-of-bounds

@@ -69,7 +69,8 @@ pub use context::{
     state_name, with_history, Ctx,
 };
 pub use embedded::{
-    fetch_card, fetch_card_with, Embedded, Running, Wrappers, MEMORY_BASE, MEMORY_HOOKS, TOKENS,
+    embedded_jwks, embedded_signer, fetch_card, fetch_card_with, Embedded, Running, Wrappers,
+    EMBEDDED_JWKS_PATH, EMBEDDED_KID, EMBEDDED_SIGNING_JWK, MEMORY_BASE, MEMORY_HOOKS, TOKENS,
 };
 pub use memory::{response_body, ServerClient};
 pub use net::{loopback_listener, serve_webhook};

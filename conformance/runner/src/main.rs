@@ -27,6 +27,10 @@ HTTP+JSON) and in process, and runs every scenario against it.
   --header 'Name: value'  send this header with the main caller's requests (repeatable)
   --webhook <ip:port>     listen there for push notifications, so that the push delivery
                           scenarios can run against a live agent that can reach it
+  --require-signature     the card must carry a signature that verifies (spec 8.4.3): a card
+                          without one fails card.signature-required
+  --jwks <file>           trust the keys of this JWKS file for the card's signatures; without it,
+                          each signature's jku is fetched to report whether the card verifies
   --contract              the agent follows the reference agent's message-text contract: a
                           failed contract probe fails instead of skipping
   --only <pattern>        run only scenarios whose id contains <pattern>, or whose section
@@ -47,6 +51,8 @@ struct Options {
     bearers: Vec<String>,
     headers: Vec<(String, String)>,
     contract: bool,
+    require_signature: bool,
+    jwks: Option<a2a_signing::JwkSet>,
     webhook: Option<std::net::SocketAddr>,
     only: Vec<String>,
     json: Option<String>,
@@ -55,7 +61,7 @@ struct Options {
 }
 
 enum Parsed {
-    Run(Options),
+    Run(Box<Options>),
     Help,
     List,
 }
@@ -101,6 +107,15 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
                 o.headers.push((name, v));
             }
             "--contract" => o.contract = true,
+            "--require-signature" => o.require_signature = true,
+            "--jwks" => {
+                let path = value("--jwks")?;
+                let text = std::fs::read(&path).map_err(|e| format!("--jwks {path}: {e}"))?;
+                o.jwks = Some(
+                    a2a_signing::JwkSet::from_json(&text)
+                        .map_err(|e| format!("--jwks {path}: {e}"))?,
+                );
+            }
             "--webhook" => {
                 let v = value("--webhook")?;
                 o.webhook = Some(
@@ -125,11 +140,15 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
         }
     }
     if o.url.is_none()
-        && (!o.bindings.is_empty() || !o.bearers.is_empty() || !o.headers.is_empty() || o.contract)
+        && (!o.bindings.is_empty()
+            || !o.bearers.is_empty()
+            || !o.headers.is_empty()
+            || o.contract
+            || o.jwks.is_some())
     {
-        return Err("--binding, --bearer, --header and --contract need --url".into());
+        return Err("--binding, --bearer, --header, --contract and --jwks need --url".into());
     }
-    Ok(Parsed::Run(o))
+    Ok(Parsed::Run(Box::new(o)))
 }
 
 /// What runs beside the suite and stops with it.
@@ -197,7 +216,7 @@ fn progress(quiet: bool) -> Option<a2a_conformance::ProgressFn> {
 
 fn main() -> ExitCode {
     let options = match parse(std::env::args().skip(1)) {
-        Ok(Parsed::Run(o)) => o,
+        Ok(Parsed::Run(o)) => *o,
         Ok(Parsed::Help) => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -235,6 +254,8 @@ fn main() -> ExitCode {
                 remote.bindings = options.bindings.clone();
                 remote.callers = callers(&options);
                 remote.expects_contract = options.contract;
+                remote.require_signature = options.require_signature;
+                remote.trusted_keys.clone_from(&options.jwks);
                 let mut target = remote.connect().await;
                 let mut receiver = None;
                 if let Some(addr) = options.webhook {

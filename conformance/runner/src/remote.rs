@@ -27,6 +27,10 @@ pub struct Remote {
     pub expects_contract: bool,
     /// The timings.
     pub timing: Timing,
+    /// Keys trusted to verify the card's signatures (`--jwks`).
+    pub trusted_keys: Option<a2a_signing::JwkSet>,
+    /// Whether a valid card signature is required (`--require-signature`).
+    pub require_signature: bool,
 }
 
 impl Remote {
@@ -39,6 +43,8 @@ impl Remote {
             callers: vec![Caller::default()],
             expects_contract: false,
             timing: Timing::STANDARD,
+            trusted_keys: None,
+            require_signature: false,
         }
     }
 
@@ -61,6 +67,7 @@ impl Remote {
                 t.notices.push(problem);
                 t.bindings.clear();
                 t.callers = self.callers.clone();
+                t.require_signature = self.require_signature;
                 return t;
             }
         };
@@ -93,6 +100,8 @@ impl Remote {
         target.callers = self.callers.clone();
         target.expects_contract = self.expects_contract;
         target.timing = self.timing;
+        target.trusted_keys.clone_from(&self.trusted_keys);
+        target.require_signature = self.require_signature;
         target
     }
 }

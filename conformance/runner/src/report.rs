@@ -39,7 +39,8 @@ pub struct Record {
     /// How it ended.
     pub outcome: Outcome,
     /// For a failure, what was expected and what came back; for a skip,
-    /// why; empty for a pass.
+    /// why; for a pass, what the scenario found when it reports something
+    /// (a card signature's algorithm and key id), else empty.
     pub detail: String,
     /// How long it took, in milliseconds.
     pub duration_ms: u64,
@@ -127,7 +128,8 @@ impl Report {
             );
             for r in records {
                 let outcome = match r.outcome {
-                    Outcome::Pass => "pass".to_owned(),
+                    Outcome::Pass if r.detail.is_empty() => "pass".to_owned(),
+                    Outcome::Pass => format!("pass: {}", r.detail),
                     Outcome::Fail => "FAIL".to_owned(),
                     Outcome::Skip => format!("skip: {}", r.detail),
                 };

@@ -155,10 +155,15 @@ async fn run_one(session: &Session, scenario: Scenario, binding: Binding, index:
             format!("expected the scenario to finish within {limit:?}; it did not"),
         ),
     };
+    let (notes, found) = cx.into_notes();
+    let detail = match (outcome, found) {
+        (Outcome::Pass, Some(found)) => found,
+        _ => detail,
+    };
     Done {
         index,
         record: record(scenario, binding, outcome, detail, millis),
-        notes: cx.into_notes(),
+        notes,
     }
 }
 

@@ -114,6 +114,13 @@ pub struct Target {
     /// Problems found while reaching the target (a binding the runner does
     /// not speak, say), reported with the results.
     pub notices: Vec<Record>,
+    /// Keys trusted to verify the card's signatures (spec 8.4.3): the
+    /// embedded agent's, or `--jwks`. `None`: each signature's `jku` is
+    /// fetched, to report whether the card verifies under the key it names.
+    pub trusted_keys: Option<a2a_signing::JwkSet>,
+    /// `--require-signature`: a card without a valid signature fails
+    /// `card.signature-required`.
+    pub require_signature: bool,
 }
 
 impl fmt::Debug for Target {
@@ -155,6 +162,8 @@ impl Target {
             timing: Timing::STANDARD,
             expects_contract: false,
             notices: Vec::new(),
+            trusted_keys: None,
+            require_signature: false,
         }
     }
 

@@ -134,6 +134,18 @@ pub struct ServeOptions {
     /// The connection limits. Default [`HostLimits::default`].
     pub limits: HostLimits,
     stats: Arc<ServeStats>,
+    /// Fixed documents answered before the A2A server sees the request
+    /// ([`with_static`](Self::with_static)). Default none.
+    statics: Arc<Vec<StaticResource>>,
+}
+
+/// A fixed document `serve` answers itself: `GET` and `HEAD` of exactly
+/// its path.
+#[derive(Debug, Clone)]
+struct StaticResource {
+    path: String,
+    content_type: http::HeaderValue,
+    body: bytes::Bytes,
 }
 
 impl ServeOptions {
@@ -141,6 +153,39 @@ impl ServeOptions {
     pub fn with_drain_timeout(mut self, timeout: Duration) -> ServeOptions {
         self.drain_timeout = timeout;
         self
+    }
+
+    /// Serves `body` as `content_type` at exactly `path` (`GET` and
+    /// `HEAD`; `Cache-Control: public, max-age=300`), before the A2A
+    /// server sees the request: for documents that belong to the host, not
+    /// to the protocol, such as the JWKS whose keys sign the agent card
+    /// (spec 8.4.2 `jku`). A path the A2A server also serves is shadowed.
+    ///
+    /// # Errors
+    ///
+    /// The content type is not a valid header value, or the path does not
+    /// start with `/`.
+    pub fn with_static(
+        mut self,
+        path: impl Into<String>,
+        content_type: &str,
+        body: impl Into<bytes::Bytes>,
+    ) -> Result<ServeOptions, String> {
+        let path = path.into();
+        if !path.starts_with('/') {
+            return Err(format!("the static path {path:?} does not start with '/'"));
+        }
+        let content_type = http::HeaderValue::from_str(content_type)
+            .map_err(|_| format!("{content_type:?} is not a header value"))?;
+        let mut statics = (*self.statics).clone();
+        statics.retain(|s| s.path != path);
+        statics.push(StaticResource {
+            path,
+            content_type,
+            body: body.into(),
+        });
+        self.statics = Arc::new(statics);
+        Ok(self)
     }
 
     /// Sets the request log.
@@ -179,6 +224,7 @@ impl Default for ServeOptions {
             accept_log: None,
             limits: HostLimits::default(),
             stats: Arc::default(),
+            statics: Arc::new(Vec::new()),
         }
     }
 }
@@ -191,6 +237,14 @@ impl fmt::Debug for ServeOptions {
             .field("accept_log", &self.accept_log.as_ref().map(|_| ".."))
             .field("limits", &self.limits)
             .field("stats", &self.stats)
+            .field(
+                "statics",
+                &self
+                    .statics
+                    .iter()
+                    .map(|s| s.path.as_str())
+                    .collect::<Vec<_>>(),
+            )
             .finish()
     }
 }
@@ -202,6 +256,29 @@ impl fmt::Debug for ServeOptions {
 /// exhaust. A host calls it once at start.
 pub fn raise_fd_limit() -> std::io::Result<u64> {
     rlimit::increase_nofile_limit(u64::MAX)
+}
+
+/// The answer of a static resource for `request`, if one has its path.
+fn static_response<B>(
+    statics: &[StaticResource],
+    request: &Request<B>,
+) -> Option<http::Response<a2a_transport::Body>> {
+    if request.method() != Method::GET && request.method() != Method::HEAD {
+        return None;
+    }
+    let found = statics.iter().find(|s| s.path == request.uri().path())?;
+    let body = match request.method() == Method::HEAD {
+        true => a2a_transport::Body::empty(),
+        false => a2a_transport::Body::Full(found.body.clone()),
+    };
+    let mut response = http::Response::new(body);
+    let h = response.headers_mut();
+    h.insert(http::header::CONTENT_TYPE, found.content_type.clone());
+    h.insert(
+        http::header::CACHE_CONTROL,
+        http::HeaderValue::from_static("public, max-age=300"),
+    );
+    Some(response)
 }
 
 /// Serves `server` on every connection `listener` accepts until
@@ -285,9 +362,11 @@ pub async fn serve<S>(
         let (log, budget, stats_for_body) =
             (options.log.clone(), Arc::clone(&budget), options.stats());
         let tracked = Arc::clone(&conn);
+        let statics = Arc::clone(&options.statics);
         let service = service_fn(move |request: Request<Incoming>| {
             let in_flight = tracked.begin();
             let (mut tower, log) = (tower.clone(), log.clone());
+            let found = static_response(&statics, &request);
             let request = request.map(|body| {
                 LimitedBody::new(
                     body,
@@ -297,6 +376,9 @@ pub async fn serve<S>(
                 )
             });
             async move {
+                if let Some(response) = found {
+                    return Ok(response.map(|body| TrackedBody::new(body, in_flight)));
+                }
                 let started = Instant::now();
                 let (version, method) = (request.version(), request.method().clone());
                 let path = log.as_ref().map(|_| request.uri().path().to_owned());

@@ -7,7 +7,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_hyper::{server_config, ClientOptions, HyperClient};
+use a2a_hyper::{serve, server_config, ClientOptions, HyperClient, ServeOptions};
 use a2a_transport::server::TowerService;
 use a2a_transport::{
     client::HttpError, A2aServer, A2aService, Binding, CallContext, HttpClient, HttpTransport,
@@ -280,4 +280,37 @@ async fn client_failures_say_what_happened() {
         .await
         .unwrap_err();
     assert!(matches!(err, HttpError::Timeout(_)), "{err:?}");
+}
+
+#[tokio::test]
+async fn static_documents_are_answered_before_the_agent() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = Arc::new(A2aServer::new(Agent, card(), server_config()).unwrap());
+    let jwks = r#"{"keys":[]}"#;
+    let options = ServeOptions::default()
+        .with_static("/.well-known/jwks.json", "application/jwk-set+json", jwks)
+        .unwrap();
+    assert!(ServeOptions::default()
+        .with_static("jwks.json", "application/json", "")
+        .is_err());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(serve(listener, server, options, async {
+        let _ = stopped.await;
+    }));
+    let get = |path: &str, method: &str| {
+        format!("{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    };
+    let (status, body) = raw(addr, &get("/.well-known/jwks.json", "GET"), b"").await;
+    assert_eq!((status, body.as_str()), (200, jwks));
+    let (status, body) = raw(addr, &get("/.well-known/jwks.json", "HEAD"), b"").await;
+    assert_eq!((status, body.as_str()), (200, ""));
+    // Other paths still reach the agent: the card, and 404 for nothing.
+    let (status, body) = raw(addr, &get("/.well-known/agent-card.json", "GET"), b"").await;
+    assert_eq!(status, 200);
+    assert!(body.contains("supportedInterfaces"), "{body}");
+    let (status, _) = raw(addr, &get("/.well-known/jwks.json", "POST"), b"").await;
+    assert_ne!(status, 200);
+    let _ = stop.send(());
+    task.await.unwrap();
 }

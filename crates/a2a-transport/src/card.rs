@@ -512,6 +512,26 @@ mod tests {
     }
 
     #[test]
+    fn the_etag_covers_the_signatures() {
+        // A host signs the card before building the resource (spec 8.4):
+        // the signature is part of the bytes served and hashed.
+        let plain = AgentCard::default();
+        let mut signed = plain.clone();
+        signed.signatures.push(a2a_types::AgentCardSignature {
+            protected: "eyJhbGciOiJFUzI1NiJ9".into(),
+            signature: "c2ln".into(),
+            header: None,
+        });
+        let a = AgentCardResource::new(&plain).unwrap();
+        let b = AgentCardResource::new(&signed).unwrap();
+        assert_ne!(a.etag(), b.etag());
+        assert_eq!(b.etag(), strong_etag(b.json()).as_str());
+        assert!(std::str::from_utf8(b.json())
+            .unwrap()
+            .contains("\"signatures\""));
+    }
+
+    #[test]
     fn extended_card_caching() {
         let cc = HeaderValue::from_static(DEFAULT_EXTENDED_CARD_CACHE_CONTROL);
         let mut resp = Response::new(Body::from("{}"));

@@ -297,6 +297,11 @@ fn violations(v: &[FieldViolation]) -> String {
 pub struct Discovered<C> {
     /// The validated card.
     pub card: AgentCard,
+    /// The card's JSON exactly as received, when [`discover`] fetched it
+    /// (`None` from [`Discovered::from_card`]): what a signature verifier
+    /// needs to cover members this crate's types do not know (spec 8.4.3;
+    /// the `a2a-signing` crate's `discover_signed`).
+    pub card_json: Option<Bytes>,
     /// The interface chosen (spec 8.3.2).
     pub interface: AgentInterface,
     /// A transport for that interface.
@@ -336,6 +341,7 @@ impl<C: HttpClient> Discovered<C> {
         };
         Ok(Discovered {
             card,
+            card_json: None,
             interface,
             transport,
         })
@@ -361,7 +367,11 @@ pub fn discover<'a, C: HttpClient + 'a>(
         let resolver = CardResolver::new(base_url)?;
         let fetched = resolver.fetch(&client, None).await?;
         match fetched {
-            Fetched::Card(card, _) => Discovered::from_card(client, *card, prefs),
+            Fetched::Card(card, _, json) => {
+                let mut discovered = Discovered::from_card(client, *card, prefs)?;
+                discovered.card_json = Some(json);
+                Ok(discovered)
+            }
             // Never conditional without a cached card.
             Fetched::NotModified(_) => Err(DiscoveryError::Fetch(invalid_response(
                 "304 Not Modified to an unconditional request",
@@ -423,7 +433,7 @@ fn freshness(headers: &HeaderMap) -> Freshness {
 }
 
 enum Fetched {
-    Card(Box<AgentCard>, HeaderMap),
+    Card(Box<AgentCard>, HeaderMap, Bytes),
     NotModified(HeaderMap),
 }
 
@@ -543,7 +553,7 @@ impl CardResolver {
             let held = self.cached.as_ref();
             let fetched = self.fetch(client, held).await?;
             let (card, headers, old) = match fetched {
-                Fetched::Card(card, headers) => (*card, headers, None),
+                Fetched::Card(card, headers, _) => (*card, headers, None),
                 Fetched::NotModified(headers) => match self.cached.take() {
                     Some(c) => (c.card.clone(), headers, Some(c)),
                     None => {
@@ -641,7 +651,7 @@ impl CardResolver {
         }
         let card: AgentCard = a2a_types::from_slice(&bytes).map_err(DiscoveryError::Decode)?;
         card.validate().map_err(DiscoveryError::InvalidCard)?;
-        Ok(Fetched::Card(Box::new(card), parts.headers))
+        Ok(Fetched::Card(Box::new(card), parts.headers, bytes))
     }
 }
 

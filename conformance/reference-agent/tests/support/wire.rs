@@ -47,9 +47,14 @@ impl Server {
         let addr = listener.local_addr().unwrap();
         let server = options.server(addr).unwrap();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let serving = a2a_hyper::serve(listener, server, options.serve_options(), async move {
-            let _ = stopped.await;
-        });
+        let serving = a2a_hyper::serve(
+            listener,
+            server,
+            options.serve_options().unwrap(),
+            async move {
+                let _ = stopped.await;
+            },
+        );
         let task = tokio::spawn(serving);
         Server {
             addr,

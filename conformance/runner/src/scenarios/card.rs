@@ -1,6 +1,8 @@
 //! The agent card: discovery (8.1, 8.2), interface declaration (8.3.1,
-//! 5.2), caching (8.6) and protocol version format (3.6).
+//! 5.2), caching (8.6), protocol version format (3.6) and signatures
+//! (8.4).
 
+use a2a_signing::{JwkSet, Policy, ProtectedHeader, Verification, Verifier};
 use a2a_types::{AgentCard, Validate};
 use http::Method;
 use serde_json::json;
@@ -69,6 +71,22 @@ pub(crate) fn list() -> Vec<Scenario> {
             Kind::Wire(crate::binding::REST),
             "the extended card carries ETag and Cache-Control, and If-None-Match answers 304",
             extended_caching
+        ),
+        scenario!(
+            "card.signature-verifies",
+            "8.4.3",
+            Should,
+            Kind::Card,
+            "the card's signatures verify over its RFC 8785 form without `signatures`, under the trusted or `jku` keys",
+            signature_verifies
+        ),
+        scenario!(
+            "card.signature-required",
+            "8.4",
+            Must,
+            Kind::Card,
+            "when a signature is required (--require-signature), the card carries one that verifies",
+            signature_required
         ),
         scenario!(
             "card.etag",
@@ -310,4 +328,80 @@ async fn extended_caching(cx: &Ctx<'_>) -> Check {
         format!("304 for If-None-Match: {tag}"),
         again.describe(),
     )
+}
+
+/// The card's signatures checked under the target's trusted keys, or under
+/// the JWKS each signature's `jku` names when the runner was given none
+/// (a report of what the card claims, not a trust decision). `None` when
+/// the card is unsigned.
+async fn card_verification(
+    cx: &Ctx<'_>,
+) -> Check<Option<Result<Verification, a2a_signing::VerifyError>>> {
+    let reply = cx.card_request().send(cx).await?;
+    ensure(
+        reply.status.as_u16() == 200,
+        "200 for the card",
+        reply.describe(),
+    )?;
+    let card: AgentCard = a2a_types::from_slice(&reply.body)
+        .map_err(|e| fail("a body that decodes as an AgentCard", e))?;
+    if card.signatures.is_empty() {
+        return Ok(None);
+    }
+    let keys = match &cx.target().trusted_keys {
+        Some(keys) => keys.clone(),
+        None => {
+            let mut keys = JwkSet::default();
+            let mut problems = Vec::new();
+            for s in &card.signatures {
+                let Some(jku) = ProtectedHeader::decode(&s.protected)
+                    .ok()
+                    .and_then(|h| h.jku)
+                else {
+                    continue;
+                };
+                match a2a_signing::fetch_jwks(cx.http(), &jku).await {
+                    Ok(found) => keys.extend(found),
+                    Err(e) => problems.push(e.to_string()),
+                }
+            }
+            if keys.keys.is_empty() && !problems.is_empty() {
+                return Err(fail(
+                    "the JWKS named by the signature's jku (or --jwks)",
+                    problems.join("; "),
+                ));
+            }
+            keys
+        }
+    };
+    Ok(Some(
+        Verifier::new(keys, Policy::default()).verify_json(&reply.body),
+    ))
+}
+
+async fn signature_verifies(cx: &Ctx<'_>) -> Check {
+    match card_verification(cx).await? {
+        None => Err(crate::check::skip("the card is not signed (spec 8.4: MAY)")),
+        Some(Ok(v)) => {
+            cx.found(v.summary());
+            Ok(())
+        }
+        Some(Err(e)) => Err(fail("a card signature that verifies (spec 8.4.3)", e)),
+    }
+}
+
+async fn signature_required(cx: &Ctx<'_>) -> Check {
+    if !cx.target().require_signature {
+        return Err(crate::check::skip(
+            "no signature required (--require-signature)",
+        ));
+    }
+    match card_verification(cx).await? {
+        None => Err(fail("a signed card", "a card without signatures")),
+        Some(Ok(v)) => {
+            cx.found(v.summary());
+            Ok(())
+        }
+        Some(Err(e)) => Err(fail("a card signature that verifies (spec 8.4.3)", e)),
+    }
 }
