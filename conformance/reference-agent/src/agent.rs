@@ -104,7 +104,11 @@ impl ReferenceAgent {
         });
         ReferenceAgent {
             inner: Arc::new(Inner {
-                store: Store::new(config.limits.max_tasks, config.limits.task_ttl),
+                store: Store::new(
+                    config.limits.max_tasks,
+                    config.limits.task_ttl,
+                    config.limits.max_store_bytes,
+                ),
                 ids: Arc::new(IdGenerator::new()),
                 hub,
                 public_card: card::public_card(&config),
@@ -141,6 +145,19 @@ impl ReferenceAgent {
     /// How many tasks the agent holds now (at most `limits.max_tasks`).
     pub fn task_count(&self) -> usize {
         self.inner.store.len()
+    }
+
+    /// What the stored tasks weigh, in estimated bytes (at most about
+    /// `limits.max_store_bytes` after the next task or sweep).
+    pub fn store_weight(&self) -> usize {
+        self.inner.store.weight()
+    }
+
+    /// Evicts expired tasks and what the byte budget requires without
+    /// waiting for a new task to arrive; returns how many went. The
+    /// binary runs it every second ([`SWEEP_INTERVAL`]).
+    pub fn sweep(&self) -> usize {
+        self.inner.store.sweep()
     }
 
     /// Starts `work` on the task. `waited_on` says that the caller blocks
@@ -399,6 +416,7 @@ impl ReferenceAgent {
             Arc::clone(&self.inner.hub),
             limits.max_history,
             limits.max_events_per_task,
+            self.inner.store.bytes(),
         ));
         if let Some(config) = push {
             let (config, _) = self.attach_push(&entry, *config)?;
@@ -711,6 +729,9 @@ fn push_config_not_found(task_id: &str, id: &str) -> A2aError {
     .with_metadata("taskId", task_id)
     .with_metadata("configId", id)
 }
+
+/// How often the binary sweeps the store ([`ReferenceAgent::sweep`]).
+pub const SWEEP_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl A2aService for ReferenceAgent {
     fn send_message<'a>(

@@ -30,6 +30,8 @@ USAGE: a2a-reference-agent [OPTIONS]
   --push-allow <entry>   admit a webhook address, CIDR block or host name that the
                          SSRF rules would refuse (repeatable), e.g. 127.0.0.0/8
   --max-tasks <n>        tasks kept in memory (default 10000)
+  --max-store-mb <n>     MiB the stored tasks may weigh (default 32); past it the oldest
+                         terminal tasks are evicted first
   --task-ttl <secs>      seconds a task is kept after its creation (default 3600)
   --max-stream-events <n>
                          events one task keeps for streams that have not read them
@@ -64,6 +66,8 @@ pub struct Options {
     pub push_allow: Vec<String>,
     /// `--max-tasks`.
     pub max_tasks: usize,
+    /// `--max-store-mb`, in bytes.
+    pub max_store_bytes: usize,
     /// `--task-ttl`.
     pub task_ttl: Duration,
     /// `--max-stream-events` ([`Limits::max_events_per_task`](crate::Limits::max_events_per_task)).
@@ -87,6 +91,7 @@ impl Default for Options {
             bearer_tokens: Vec::new(),
             push_allow: Vec::new(),
             max_tasks: 10_000,
+            max_store_bytes: 32 << 20,
             task_ttl: Duration::from_secs(3600),
             max_stream_events: 256,
             keep_alive: Duration::from_secs(15),
@@ -151,6 +156,10 @@ impl Options {
                     o.push_allow.push(entry);
                 }
                 "--max-tasks" => o.max_tasks = number("--max-tasks", &value("--max-tasks")?)?,
+                "--max-store-mb" => {
+                    let mb: usize = number("--max-store-mb", &value("--max-store-mb")?)?;
+                    o.max_store_bytes = mb.saturating_mul(1 << 20);
+                }
                 "--task-ttl" => {
                     o.task_ttl = Duration::from_secs(number("--task-ttl", &value("--task-ttl")?)?)
                 }
@@ -261,6 +270,7 @@ impl Options {
             ])
             .with_push_allowlist(self.allowlist());
         config.limits.max_tasks = self.max_tasks;
+        config.limits.max_store_bytes = self.max_store_bytes;
         config.limits.task_ttl = self.task_ttl;
         config.limits.max_events_per_task = self.max_stream_events;
         let mut auth = None;

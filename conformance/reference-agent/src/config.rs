@@ -99,8 +99,14 @@ pub struct Limits {
     /// task. Default 10 000.
     pub max_tasks: usize,
     /// A task created longer ago than this is evicted when the next task
-    /// is created. Default one hour.
+    /// is created or at the next sweep ([`ReferenceAgent::sweep`](crate::ReferenceAgent::sweep)).
+    /// Default one hour.
     pub task_ttl: Duration,
+    /// The bytes the stored tasks may weigh (their history, artifacts and
+    /// status, estimated by `crate::weight` when a task is created, takes a
+    /// message and settles). Past it, creating a task or a sweep evicts
+    /// the oldest terminal tasks first, then the oldest. Default 32 MiB.
+    pub max_store_bytes: usize,
     /// Messages kept in one task's history; older ones are dropped.
     /// Default 100.
     pub max_history: usize,
@@ -133,6 +139,7 @@ impl Default for Limits {
         Limits {
             max_tasks: 10_000,
             task_ttl: Duration::from_secs(3600),
+            max_store_bytes: 32 << 20,
             max_history: 100,
             max_events_per_task: 256,
             max_push_configs_per_task: 16,

@@ -219,9 +219,10 @@ mod push;
 mod store;
 mod stream;
 mod task;
+mod weight;
 mod worker;
 
-pub use agent::ReferenceAgent;
+pub use agent::{ReferenceAgent, SWEEP_INTERVAL};
 pub use config::{AgentConfig, Limits, PushPolicy};
 pub use http_push::{HttpPushSender, Resolver};
 pub use ids::IdGenerator;

@@ -39,6 +39,15 @@ async fn main() {
             std::process::exit(1);
         }
     };
+    // Expired tasks go even when no new task arrives to push them out.
+    let swept = std::sync::Arc::clone(&server);
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(a2a_reference_agent::SWEEP_INTERVAL);
+        loop {
+            every.tick().await;
+            swept.service().sweep();
+        }
+    });
     eprintln!(
         "a2a-reference-agent listening on {bound}; card at {}/.well-known/agent-card.json",
         options.base_url(bound)

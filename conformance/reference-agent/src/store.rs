@@ -1,11 +1,15 @@
 //! The bounded task store and `ListTasks` (spec 3.1.4).
 //!
 //! Tasks are kept in a map by id and in a queue by creation time. Adding
-//! a task evicts, oldest first, every task created longer ago than the
-//! time to live and as many as needed to stay within the count bound:
-//! O(1) amortized per task, whatever the store holds.
+//! a task (or a [`Store::sweep`], which the agent's host runs on a timer)
+//! evicts, oldest first, every task created longer ago than the time to
+//! live and as many as needed to stay within the count bound: O(1)
+//! amortized per task, whatever the store holds. Then, while the tasks'
+//! weight ([`crate::weight`]) is over the byte budget, the oldest
+//! terminal task goes, or the oldest of all when none is terminal.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -25,15 +29,30 @@ pub(crate) struct Store {
     inner: Mutex<Inner>,
     max_tasks: usize,
     ttl: Duration,
+    max_bytes: usize,
+    /// The weight of every stored task, kept by the tasks themselves.
+    bytes: Arc<AtomicUsize>,
 }
 
 impl Store {
-    pub(crate) fn new(max_tasks: usize, ttl: Duration) -> Store {
+    pub(crate) fn new(max_tasks: usize, ttl: Duration, max_bytes: usize) -> Store {
         Store {
             inner: Mutex::new(Inner::default()),
             max_tasks: max_tasks.max(1),
             ttl,
+            max_bytes,
+            bytes: Arc::new(AtomicUsize::new(0)),
         }
+    }
+
+    /// The counter a new task's weight goes into.
+    pub(crate) fn bytes(&self) -> Arc<AtomicUsize> {
+        Arc::clone(&self.bytes)
+    }
+
+    /// The weight of the stored tasks.
+    pub(crate) fn weight(&self) -> usize {
+        self.bytes.load(Ordering::Acquire)
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -44,26 +63,63 @@ impl Store {
     pub(crate) fn insert(&self, entry: Arc<TaskEntry>) {
         let evicted = {
             let mut inner = self.lock();
-            let now = Instant::now();
             inner.order.push_back((entry.created, entry.id.clone()));
             inner.map.insert(entry.id.clone(), entry);
-            let mut evicted = Vec::new();
-            while let Some((created, _)) = inner.order.front() {
-                let expired = now.duration_since(*created) > self.ttl;
-                if !expired && inner.map.len() <= self.max_tasks {
-                    break;
-                }
-                if let Some((_, id)) = inner.order.pop_front() {
-                    evicted.extend(inner.map.remove(&id));
-                }
-            }
-            evicted
+            self.over_bounds(&mut inner)
         };
         // Outside the store's lock: an entry's lock is never taken while
         // holding the store's.
         for entry in evicted {
             entry.evict();
         }
+    }
+
+    /// Evicts what the bounds require without adding a task: expired
+    /// tasks go even when none arrives. Returns how many went.
+    pub(crate) fn sweep(&self) -> usize {
+        let evicted = self.over_bounds(&mut self.lock());
+        let n = evicted.len();
+        for entry in evicted {
+            entry.evict();
+        }
+        n
+    }
+
+    /// Takes out of the store, for the caller to evict, the expired tasks,
+    /// the oldest beyond the count bound, then, oldest first, terminal
+    /// tasks (or, when none is terminal, any but the newest) while the
+    /// weight is over the byte budget. The weight is read before each
+    /// eviction and each evicted task takes its weight off when the caller
+    /// evicts it, so the loop counts what it has taken out already.
+    fn over_bounds(&self, inner: &mut Inner) -> Vec<Arc<TaskEntry>> {
+        let now = Instant::now();
+        let mut evicted = Vec::new();
+        while let Some((created, _)) = inner.order.front() {
+            let expired = now.duration_since(*created) > self.ttl;
+            if !expired && inner.map.len() <= self.max_tasks {
+                break;
+            }
+            if let Some((_, id)) = inner.order.pop_front() {
+                evicted.extend(inner.map.remove(&id));
+            }
+        }
+        let mut weight = self
+            .weight()
+            .saturating_sub(evicted.iter().map(|e| e.weight()).sum());
+        while weight > self.max_bytes && inner.map.len() > 1 {
+            let terminal = inner
+                .order
+                .iter()
+                .position(|(_, id)| inner.map.get(id).is_some_and(|e| e.is_terminal()));
+            let Some((_, id)) = inner.order.remove(terminal.unwrap_or(0)) else {
+                break;
+            };
+            if let Some(entry) = inner.map.remove(&id) {
+                weight = weight.saturating_sub(entry.weight());
+                evicted.push(entry);
+            }
+        }
+        evicted
     }
 
     /// The task `id` if `scope` may see it (spec 13.1): another scope's

@@ -176,7 +176,14 @@ mod tests {
             tenant: String::new(),
             principal: None,
         };
-        Arc::new(TaskEntry::new(task, scope, hub, 10, max_events))
+        Arc::new(TaskEntry::new(
+            task,
+            scope,
+            hub,
+            10,
+            max_events,
+            Arc::default(),
+        ))
     }
 
     async fn next(stream: &mut EventStream) -> Option<StreamResponse> {

@@ -11,6 +11,7 @@
 //! the log at its own pace.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Instant, SystemTime};
 
@@ -130,6 +131,13 @@ pub(crate) struct TaskEntry {
     changed: watch::Sender<u64>,
     hub: Arc<PushHub>,
     max_history: usize,
+    /// What the task was last weighed at ([`crate::weight`]), counted in
+    /// `store_bytes` until it is evicted.
+    weight: AtomicUsize,
+    store_bytes: Arc<AtomicUsize>,
+    /// Whether the task is terminal, readable without its lock (the store
+    /// reads it under its own lock, which never waits for a task's).
+    terminal: AtomicBool,
 }
 
 /// What a subscriber reads next.
@@ -166,8 +174,9 @@ impl TaskEntry {
         hub: Arc<PushHub>,
         max_history: usize,
         max_events: usize,
+        store_bytes: Arc<AtomicUsize>,
     ) -> TaskEntry {
-        TaskEntry {
+        let entry = TaskEntry {
             id: task.id.clone(),
             context_id: task.context_id.clone(),
             scope,
@@ -185,7 +194,39 @@ impl TaskEntry {
             changed: watch::channel(0).0,
             hub,
             max_history,
+            weight: AtomicUsize::new(0),
+            store_bytes,
+            terminal: AtomicBool::new(false),
+        };
+        entry.reweigh(&entry.lock());
+        entry
+    }
+
+    /// Weighs the task again and counts the difference in the store.
+    /// Called when it is created, takes a message and settles, not on
+    /// every event: the weight is a budget, not a running account.
+    fn reweigh(&self, inner: &Inner) {
+        if inner.evicted {
+            return;
         }
+        let now = crate::weight::task(&inner.task);
+        let before = self.weight.swap(now, Ordering::AcqRel);
+        if now >= before {
+            self.store_bytes.fetch_add(now - before, Ordering::AcqRel);
+        } else {
+            self.store_bytes.fetch_sub(before - now, Ordering::AcqRel);
+        }
+    }
+
+    /// What the task was last weighed at.
+    pub(crate) fn weight(&self) -> usize {
+        self.weight.load(Ordering::Acquire)
+    }
+
+    /// True once the task is terminal (spec 3.1.1): the store evicts such
+    /// tasks first when it is over its byte budget.
+    pub(crate) fn is_terminal(&self) -> bool {
+        self.terminal.load(Ordering::Acquire)
     }
 
     /// The task's context.
@@ -301,6 +342,11 @@ impl TaskEntry {
             inner.log.push(None);
         }
         inner.task.limit_history(Some(self.max_history));
+        let state = inner.task.status.state;
+        if state.is_terminal() || state.is_interrupted() {
+            self.terminal.store(state.is_terminal(), Ordering::Release);
+            self.reweigh(inner);
+        }
         let seq = inner.log.next_seq;
         // Nobody to wake when nobody watches: a receiver made later reads
         // the value, and subscribing happens under this same lock or
@@ -354,6 +400,7 @@ impl TaskEntry {
             .with_metadata("state", state.as_str_name()));
         }
         self.record_message(&mut inner, message);
+        self.reweigh(&inner);
         let resumed = state.is_interrupted();
         if resumed {
             // Interrupted states may always move to WORKING.
@@ -510,6 +557,10 @@ impl TaskEntry {
     /// `TaskNotFoundError`, its webhooks receive nothing more.
     pub(crate) fn evict(&self) {
         let mut inner = self.lock();
+        if !inner.evicted {
+            let weight = self.weight.swap(0, Ordering::AcqRel);
+            self.store_bytes.fetch_sub(weight, Ordering::AcqRel);
+        }
         inner.evicted = true;
         inner.log.events.clear();
         for target in inner.push.drain(..) {

@@ -204,6 +204,61 @@ async fn the_store_is_bounded_by_count() {
 }
 
 #[tokio::test]
+async fn the_store_is_bounded_by_bytes_terminal_tasks_first() {
+    const BUDGET: usize = 1 << 20;
+    let (agent, _) = agent_with(|c| c.limits.max_store_bytes = BUDGET);
+    // A task that goes on, created first: the oldest, but not terminal.
+    let running = send_task(&agent, &cx(), immediate(msg("r", "slow 20000"))).await;
+    let big = "x".repeat(100_000);
+    let mut ids = Vec::new();
+    // A mix: echoes of 100 KB (their history and artifact hold it twice)
+    // and streamed tasks of many small chunks.
+    for i in 0..30 {
+        let text = match i % 3 {
+            2 => "stream 200".to_owned(),
+            _ => format!("echo {big}"),
+        };
+        ids.push(run(&agent, &text).await.id);
+        // Within the budget, give or take the task just added.
+        assert!(
+            agent.store_weight() <= BUDGET + 250_000,
+            "{}",
+            agent.store_weight()
+        );
+    }
+    assert!(
+        agent.store_weight() >= BUDGET / 2,
+        "the budget is used, not emptied"
+    );
+    assert!(
+        get(&agent, &cx(), &running.id).await.is_ok(),
+        "terminal tasks went first"
+    );
+    assert_eq!(
+        kind(get(&agent, &cx(), &ids[0]).await),
+        ErrorKind::TaskNotFound
+    );
+    assert!(get(&agent, &cx(), ids.last().unwrap()).await.is_ok());
+    assert!(agent.task_count() < 30);
+}
+
+#[tokio::test]
+async fn a_sweep_evicts_expired_tasks_without_a_new_one() {
+    let (agent, _) = agent_with(|c| c.limits.task_ttl = Duration::from_millis(30));
+    run(&agent, "echo a").await;
+    run(&agent, "echo b").await;
+    assert_eq!(agent.sweep(), 0, "nothing expired yet");
+    tokio::time::sleep(Duration::from_millis(60)).await;
+    assert_eq!(agent.sweep(), 2);
+    assert_eq!(agent.task_count(), 0);
+    assert_eq!(
+        agent.store_weight(),
+        0,
+        "evicted tasks take their weight with them"
+    );
+}
+
+#[tokio::test]
 async fn the_store_is_bounded_by_age_and_eviction_ends_streams() {
     let (agent, _) = agent_with(|c| c.limits.task_ttl = Duration::from_millis(60));
     let old = send_task(&agent, &cx(), immediate(msg("old", "slow 5000"))).await;
