@@ -201,14 +201,10 @@ impl PushPolicy {
         schedule
     }
 
-    /// The wait after failed attempt number `attempt` (1 for the first).
+    /// The wait after failed attempt number `attempt` (1 for the first),
+    /// before jitter ([`RetrySchedule::backoff`](a2a_transport::push::RetrySchedule::backoff)).
     pub fn backoff(&self, attempt: u32) -> Duration {
-        let factor = 1u32
-            .checked_shl(attempt.saturating_sub(1))
-            .unwrap_or(u32::MAX);
-        self.initial_backoff
-            .saturating_mul(factor)
-            .min(self.max_backoff)
+        self.schedule().backoff(attempt)
     }
 }
 

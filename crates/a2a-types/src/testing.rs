@@ -36,7 +36,10 @@ use crate::{
     TaskState, TaskStatus, TaskStatusUpdateEvent, Timestamp, Validate,
 };
 
-/// Calls `$m!` with the names of all 44 message types of the proto.
+/// Calls `$m!` with the names of all 44 message types of the proto: the
+/// one list, which `a2a-proto`'s test support reads too.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! with_message_types {
     ($m:ident) => {
         $m! {
