@@ -2,76 +2,102 @@
 //! artifacts and status hold, for the store's byte budget
 //! ([`Limits::max_store_bytes`](crate::Limits::max_store_bytes)).
 //!
-//! The estimate counts the bytes of every string, file and data value
-//! and a fixed overhead per object, so it tracks what a task holds
-//! within a small factor; it is a budget, not an allocator's account.
+//! The estimate counts each object's own size (`size_of`) and, for each
+//! heap allocation (a string, a file, a list), its bytes rounded up the
+//! way glibc's allocator rounds them plus its header, so it stays close to
+//! what the allocator holds for a task; it is a budget, not an account.
+
+use std::mem::size_of;
 
 use a2a_types::{Artifact, Message, Part, PartContent, Struct, Task};
 use serde_json::Value;
 
-/// The fixed cost counted per object (a message, a part, a JSON node).
-const OBJECT: usize = 64;
+/// What the allocator holds for an allocation of `len` bytes: nothing for
+/// none, else `len` rounded up to 16 with a 16-byte header (glibc's
+/// malloc on 64-bit).
+fn heap(len: usize) -> usize {
+    match len {
+        0 => 0,
+        n => n.div_ceil(16) * 16 + 16,
+    }
+}
 
-/// The weight of `task`.
+fn text(s: &str) -> usize {
+    heap(s.len())
+}
+
+/// A map's entries cost about a node each (serde_json's map is a BTreeMap
+/// or, with `preserve_order`, an IndexMap: either holds key and value).
+const MAP_ENTRY: usize = size_of::<String>() + size_of::<Value>() + 16;
+
+/// The weight of `task` (without the `Task` value itself, which the entry
+/// holds in place).
 pub(crate) fn task(task: &Task) -> usize {
-    let status = task.status.message.as_ref().map_or(0, message);
-    OBJECT * 2
-        + task.id.len()
-        + task.context_id.len()
+    let status = task
+        .status
+        .message
+        .as_ref()
+        .map_or(0, |m| size_of::<Message>() + message(m));
+    text(&task.id)
+        + text(&task.context_id)
         + status
+        + heap(task.history.len() * size_of::<Message>())
         + task.history.iter().map(message).sum::<usize>()
+        + heap(task.artifacts.len() * size_of::<Artifact>())
         + task.artifacts.iter().map(artifact).sum::<usize>()
         + task.metadata.as_ref().map_or(0, structure)
 }
 
+/// What `m` holds on the heap.
 fn message(m: &Message) -> usize {
-    OBJECT
-        + m.message_id.len()
-        + m.context_id.len()
-        + m.task_id.len()
-        + m.parts.iter().map(part).sum::<usize>()
+    text(&m.message_id)
+        + text(&m.context_id)
+        + text(&m.task_id)
+        + parts(&m.parts)
         + m.metadata.as_ref().map_or(0, structure)
-        + m.extensions.iter().map(String::len).sum::<usize>()
-        + m.reference_task_ids.iter().map(String::len).sum::<usize>()
+        + m.extensions.iter().map(|e| text(e)).sum::<usize>()
+        + m.reference_task_ids.iter().map(|e| text(e)).sum::<usize>()
 }
 
+/// What `a` holds on the heap.
 fn artifact(a: &Artifact) -> usize {
-    OBJECT
-        + a.artifact_id.len()
-        + a.name.len()
-        + a.description.len()
-        + a.parts.iter().map(part).sum::<usize>()
+    text(&a.artifact_id)
+        + text(&a.name)
+        + text(&a.description)
+        + parts(&a.parts)
         + a.metadata.as_ref().map_or(0, structure)
 }
 
+fn parts(parts: &[Part]) -> usize {
+    heap(std::mem::size_of_val(parts)) + parts.iter().map(part).sum::<usize>()
+}
+
+/// What `p` holds on the heap.
 fn part(p: &Part) -> usize {
     let content = match &p.content {
-        PartContent::Text(t) => t.len(),
-        PartContent::Raw(r) => r.len(),
-        PartContent::Url(u) => u.len(),
+        PartContent::Text(t) => text(t),
+        PartContent::Raw(r) => heap(r.len()),
+        PartContent::Url(u) => text(u),
         PartContent::Data(v) => value(v),
     };
-    OBJECT
-        + content
-        + p.filename.len()
-        + p.media_type.len()
-        + p.metadata.as_ref().map_or(0, structure)
+    content + text(&p.filename) + text(&p.media_type) + p.metadata.as_ref().map_or(0, structure)
 }
 
 fn structure(s: &Struct) -> usize {
-    OBJECT + s.iter().map(|(k, v)| k.len() + value(v)).sum::<usize>()
+    s.iter().map(|(k, v)| MAP_ENTRY + text(k) + value(v)).sum()
 }
 
-/// JSON values nest no deeper than the decoder's recursion limit, so the
-/// walk is bounded.
+/// What `v` holds on the heap. JSON values nest no deeper than the
+/// decoder's recursion limit, so the walk is bounded.
 fn value(v: &Value) -> usize {
-    OBJECT
-        + match v {
-            Value::Null | Value::Bool(_) | Value::Number(_) => 0,
-            Value::String(s) => s.len(),
-            Value::Array(items) => items.iter().map(value).sum(),
-            Value::Object(map) => map.iter().map(|(k, v)| k.len() + value(v)).sum(),
+    match v {
+        Value::Null | Value::Bool(_) | Value::Number(_) => 0,
+        Value::String(s) => text(s),
+        Value::Array(items) => {
+            heap(items.len() * size_of::<Value>()) + items.iter().map(value).sum::<usize>()
         }
+        Value::Object(map) => structure(map),
+    }
 }
 
 #[cfg(test)]
@@ -85,11 +111,12 @@ mod tests {
         let empty = task(&t);
         t.history.push(Message::user_text("m", "x".repeat(10_000)));
         let with_text = task(&t);
-        assert!(with_text >= empty + 10_000 && with_text < empty + 10_000 + 4 * OBJECT);
+        assert!(with_text >= empty + 10_000 && with_text < empty + 10_000 + 1024);
         t.artifacts
             .push(Artifact::new("a", vec![Part::raw(vec![0; 5000])]));
-        assert!(task(&t) >= with_text + 5000);
+        assert!(task(&t) >= with_text + 5000 + size_of::<Part>());
         let data = Part::data(serde_json::json!({"k": ["v".repeat(300), 1, null]}));
-        assert!(part(&data) >= 300 + 4 * OBJECT);
+        assert!(part(&data) >= 300 + 3 * size_of::<Value>());
+        assert_eq!((heap(0), heap(1), heap(16), heap(17)), (0, 32, 32, 48));
     }
 }
