@@ -179,7 +179,8 @@ const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 /// what `serde_json` actually passes to a serializer and a deserializer,
 /// so a release of `serde_json` that renames them fails here rather than
 /// in a host's output.
-#[cfg(all(test, feature = "fast-json"))]
+#[cfg(test)]
+#[cfg(feature = "fast-json")]
 mod tokens {
     use serde::de::{self, Deserializer, Visitor};
     use serde::ser::{self, Impossible, Serialize, SerializeStruct};
