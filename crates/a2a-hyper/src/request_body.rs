@@ -37,7 +37,12 @@ pub(crate) struct LimitedBody<B> {
     started: Instant,
     /// Bytes of this body counted in the budget.
     held: usize,
-    timer: Pin<Box<Sleep>>,
+    /// When the body fails if nothing more arrives.
+    deadline: Instant,
+    /// Armed at `deadline` the first time the body has to wait: a body that
+    /// is ready whenever it is polled (most are, and every empty one) costs
+    /// no timer.
+    timer: Option<Pin<Box<Sleep>>>,
     failed: bool,
 }
 
@@ -58,9 +63,8 @@ impl<B> LimitedBody<B> {
             min_rate: limits.min_body_rate,
             started,
             held: 0,
-            timer: Box::pin(tokio::time::sleep_until(
-                started + limits.body_stall_timeout,
-            )),
+            deadline: started + limits.body_stall_timeout,
+            timer: None,
             failed: false,
         }
     }
@@ -117,8 +121,10 @@ where
                             ),
                         ))));
                     }
-                    let deadline = this.deadline(Instant::now());
-                    this.timer.as_mut().reset(deadline);
+                    this.deadline = this.deadline(Instant::now());
+                    if let Some(timer) = &mut this.timer {
+                        timer.as_mut().reset(this.deadline);
+                    }
                 }
                 Poll::Ready(Some(Ok(frame)))
             }
@@ -130,7 +136,12 @@ where
                 ))))
             }
             Poll::Ready(None) => Poll::Ready(None),
-            Poll::Pending => match this.timer.as_mut().poll(cx) {
+            Poll::Pending => match this
+                .timer
+                .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(this.deadline)))
+                .as_mut()
+                .poll(cx)
+            {
                 Poll::Ready(()) => {
                     let (stall, rate, held) = (this.stall, this.min_rate, this.held);
                     let elapsed = this.started.elapsed();
