@@ -74,17 +74,7 @@ async fn create_config(
     let mut config = TaskPushNotificationConfig::new(url);
     config.task_id = task.id.clone();
     config.token = token.to_owned();
-    cx.within(
-        cx.svc()
-            .create_task_push_notification_config(&cx.cx(), config),
-    )
-    .await?
-    .map_err(|e| {
-        fail(
-            "CreateTaskPushNotificationConfig to succeed",
-            describe_error(&e),
-        )
-    })
+    create_exact(cx, config).await
 }
 
 async fn create(cx: &Ctx<'_>) -> Check {
