@@ -1265,6 +1265,7 @@ impl Group {
         let (frames, body): (FrameStream, BytesMut) = match body {
             Body::Full(bytes) => (Box::pin(Ended), BytesMut::from(&bytes[..])),
             Body::Stream(frames) => (frames, BytesMut::new()),
+            trailed @ Body::Trailed(_) => (Box::pin(trailed), BytesMut::new()),
         };
         Open {
             request,
