@@ -155,6 +155,7 @@ mod frames;
 #[cfg(feature = "testing")]
 pub mod fuzz;
 mod gate;
+mod grpc_binding;
 mod grpc_wire;
 #[cfg(feature = "http-body")]
 mod http_body;
