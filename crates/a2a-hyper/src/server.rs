@@ -14,8 +14,8 @@
 //! HTTP/2 carries in a last `HEADERS` frame. gRPC clients connect with
 //! HTTP/2 prior knowledge (h2c) or ALPN `h2` behind a TLS proxy, on the
 //! same port as HTTP/1.1; the [`HostLimits`] hold for both versions
-//! (the header-read timeout is HTTP/1.1's; on HTTP/2 the idle timeout
-//! closes a connection that never sends a request).
+//! (the header-read timeout is HTTP/1.1's only; the idle timeout closes
+//! an idle HTTP/2 connection too).
 
 use std::convert::Infallible;
 use std::fmt;
