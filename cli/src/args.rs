@@ -29,7 +29,8 @@ COMMANDS
 
 OPTIONS
   --binding jsonrpc|rest   use this binding of the card (default: the card's first one)
-  --tenant <tenant>        send this tenant (multi-tenant agents)
+  --tenant <tenant>        call this tenant (multi-tenant agents): the card's interface for it
+                           when the card declares one, else the tenant on the chosen interface
   --bearer <token>         send `Authorization: Bearer <token>`
   --header 'Name: value'   send this header too (repeatable)
   --json                   print the answer as ProtoJSON, one JSON object per line (a stream

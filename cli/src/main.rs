@@ -115,13 +115,24 @@ async fn connect(args: &Args) -> Result<(HttpTransport<HyperClient>, CallContext
         Some(b) => Preferences::new().with_bindings([b]),
         None => Preferences::new(),
     };
+    // --tenant picks the card's interface for that tenant when the card
+    // declares one (spec 8.3.2, multi-tenancy); otherwise the tenant is
+    // sent on the interface chosen as usual.
+    let mut card = card;
+    if let Some(t) = &args.tenant {
+        if card.supported_interfaces.iter().any(|i| i.tenant == *t) {
+            card.supported_interfaces.retain(|i| i.tenant == *t);
+        }
+    }
     let found =
         Discovered::from_card(client, card, &prefs).map_err(|e| Failure::Other(format!("{e}")))?;
-    let mut cx = CallContext::new().with_headers(headers);
+    let mut transport = found.transport;
     if let Some(t) = &args.tenant {
-        cx = cx.with_tenant(t.clone());
+        if transport.tenant() != Some(t.as_str()) {
+            transport = transport.with_tenant(t.clone());
+        }
     }
-    Ok((found.transport, cx))
+    Ok((transport, CallContext::new().with_headers(headers)))
 }
 
 async fn run(args: &Args) -> Result<(), Failure> {

@@ -1,8 +1,11 @@
 //! The `a2a` binary against the reference agent, started in process on a
 //! loopback port: every subcommand, `--json` output, and the exit status
-//! of an A2A error and of a usage error.
+//! of an A2A error and of a usage error; `--tenant`, `--bearer`, `--header`.
 
 use std::process::Output;
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncBufReadExt, BufReader};
 
 use a2a_reference_agent::cli::{Options, Parsed};
 use serde_json::Value;
@@ -168,6 +171,26 @@ async fn stream_subscribe_cancel_and_list() {
         "TASK_STATE_COMPLETED"
     );
 
+    // Events print as they arrive: the task line comes well before the
+    // last chunk (three chunks 400 ms apart).
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_a2a"))
+        .args(["stream", &url, "stream 3 400"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let started = Instant::now();
+    let first = lines.next_line().await.unwrap().unwrap();
+    let first_at = started.elapsed();
+    assert!(first.starts_with("task "), "{first}");
+    while lines.next_line().await.unwrap().is_some() {}
+    assert!(child.wait().await.unwrap().success());
+    let done_at = started.elapsed();
+    assert!(
+        done_at - first_at >= Duration::from_millis(600),
+        "first line at {first_at:?}, done at {done_at:?}"
+    );
+
     // A slow task, not waited for: subscribe follows it to the end.
     let slow = json(&["send", &url, "slow 700", "--no-wait"]).await;
     let id = str_at(&slow[0], "/task/id").to_owned();
@@ -201,6 +224,23 @@ async fn stream_subscribe_cancel_and_list() {
     let page = json(&["list", &url, "--context", &context, "--page-size", "1"]).await;
     assert_eq!(page[0]["tasks"].as_array().map(Vec::len), Some(1));
     assert_eq!(str_at(&page[0], "/tasks/0/id"), id);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tenant_reaches_the_agent_on_both_bindings() {
+    let url = agent(&[]).await;
+    let sent = json(&["send", &url, "echo t", "--tenant", "acme"]).await;
+    let id = str_at(&sent[0], "/task/id").to_owned();
+    // The agent keeps the tenant's tasks apart: found under it only.
+    let got = json(&["get", &url, &id, "--tenant", "acme", "--binding", "rest"]).await;
+    assert_eq!(str_at(&got[0], "/id"), id);
+    for other in [&["--tenant", "other"][..], &[]] {
+        let mut args = vec!["get", url.as_str(), id.as_str()];
+        args.extend_from_slice(other);
+        let o = a2a(&args).await;
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&o).contains("TaskNotFoundError"), "{}", stderr(&o));
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
