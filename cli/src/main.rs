@@ -11,6 +11,7 @@
 mod args;
 mod output;
 mod progress;
+mod term;
 
 use std::process::ExitCode;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -30,21 +31,27 @@ use serde::Serialize;
 
 use crate::args::{Args, Command, Parsed, USAGE};
 use crate::progress::Progress;
+use crate::term::{say, tell};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     let args = match args::parse(std::env::args().skip(1)) {
         Ok(Parsed::Run(a)) => *a,
         Ok(Parsed::Help) => {
-            println!("{USAGE}");
+            say(USAGE);
             return ExitCode::SUCCESS;
         }
         Ok(Parsed::Version) => {
-            println!("a2a {} (A2A protocol 1.0)", env!("CARGO_PKG_VERSION"));
+            say(&format!(
+                "a2a {} (A2A protocol 1.0)",
+                env!("CARGO_PKG_VERSION")
+            ));
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            eprintln!("a2a: {e}\n\nUSAGE: a2a <COMMAND> <URL> [ARGS] [OPTIONS] (see a2a --help)");
+            tell(&format!(
+                "a2a: {e}\n\nUSAGE: a2a <COMMAND> <URL> [ARGS] [OPTIONS] (see a2a --help)"
+            ));
             return ExitCode::from(2);
         }
     };
@@ -55,12 +62,12 @@ async fn main() -> ExitCode {
                 print_json(&e.to_jsonrpc_error());
             }
             for line in output::error(&e) {
-                eprintln!("a2a: {line}");
+                tell(&format!("a2a: {line}"));
             }
             ExitCode::FAILURE
         }
         Err(Failure::Other(e)) => {
-            eprintln!("a2a: {e}");
+            tell(&format!("a2a: {e}"));
             ExitCode::FAILURE
         }
     }
@@ -83,8 +90,8 @@ impl From<A2aError> for Failure {
 
 fn print_json<T: Serialize>(value: &T) {
     match a2a_types::to_vec(value).map(String::from_utf8) {
-        Ok(Ok(text)) => println!("{text}"),
-        _ => eprintln!("a2a: the answer could not be written as JSON"),
+        Ok(Ok(text)) => say(&text),
+        _ => tell("a2a: the answer could not be written as JSON"),
     }
 }
 
@@ -270,7 +277,7 @@ fn show<T: Serialize>(args: &Args, value: &T, lines: impl FnOnce() -> Vec<String
         print_json(value);
     } else {
         for line in lines() {
-            println!("{line}");
+            say(&line);
         }
     }
 }

@@ -60,7 +60,7 @@ impl Progress {
     /// way.
     pub(crate) fn println(&self, line: &str) {
         self.clear_line();
-        println!("{line}");
+        crate::term::say(line);
     }
 
     fn clear_line(&self) {

@@ -191,6 +191,20 @@ async fn stream_subscribe_cancel_and_list() {
         "first line at {first_at:?}, done at {done_at:?}"
     );
 
+    // A reader that stops early (`| head -1`) ends a2a quietly.
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_a2a"))
+        .args(["stream", &url, "stream 20 50"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    assert!(lines.next_line().await.unwrap().is_some());
+    drop(lines);
+    let o = child.wait_with_output().await.unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+
     // A slow task, not waited for: subscribe follows it to the end.
     let slow = json(&["send", &url, "slow 700", "--no-wait"]).await;
     let id = str_at(&slow[0], "/task/id").to_owned();
