@@ -2,7 +2,8 @@
 //! script, no network resource), for people.
 //!
 //! The page shows the totals, a table of outcomes by requirement level,
-//! then one table per spec section with every record: level, scenario,
+//! an index of the spec sections (each linked, marked by its worst
+//! outcome), then one table per spec section with every record: level, scenario,
 //! the matching TCK requirement ids, binding, outcome and detail (a
 //! failure's expected and actual side by side). Two rows of buttons filter
 //! the records by status and by binding; the script only hides rows, so
@@ -70,6 +71,10 @@ code { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 .tck span { white-space: nowrap; display: inline-block; margin-right: 6px; }
 #shown { color: var(--dim); }
 .levels { width: auto; margin: 0 0 16px; }
+.index { display: flex; flex-wrap: wrap; gap: 4px; margin: 0 0 16px; align-items: center; }
+.index span { color: var(--dim); margin-right: 6px; }
+.chip { font-size: 12px; padding: 1px 8px; border-radius: 10px; text-decoration: none; border: 1px solid var(--line); background: #fff; }
+.chip.pass { color: var(--pass); } .chip.fail { color: #fff; background: var(--fail); border-color: var(--fail); } .chip.skip { color: var(--skip); }
 "#;
 
 const SCRIPT: &str = r#"
@@ -215,14 +220,39 @@ impl Report {
             }
         }
         sections.sort_by(|a, b| section_order(a.0, b.0));
-        for (section, records) in sections {
+        let counts = |records: &[&Record]| {
             let mut c = [0usize; 3];
-            for r in &records {
+            for r in records {
                 c[r.outcome as usize] += 1;
             }
+            c
+        };
+        // An index of the sections, each marked by its worst outcome.
+        out.push_str("<nav class=\"index\" id=\"sections\"><span>sections</span>");
+        for (section, records) in &sections {
+            let c = counts(records);
+            let worst = if c[1] > 0 {
+                "fail"
+            } else if c[0] > 0 {
+                "pass"
+            } else {
+                "skip"
+            };
+            let _ = write!(
+                out,
+                "<a class=\"chip {worst}\" href=\"#s-{0}\" title=\"{1} passed, {2} failed, {3} skipped\">{0}</a>",
+                escape(section),
+                c[0],
+                c[1],
+                c[2]
+            );
+        }
+        out.push_str("</nav>\n");
+        for (section, records) in sections {
+            let c = counts(&records);
             let _ = writeln!(
                 out,
-                "<section class=\"spec\" data-section=\"{0}\">\n<h2>{0}<small>{1} passed, {2} failed, \
+                "<section class=\"spec\" id=\"s-{0}\" data-section=\"{0}\">\n<h2>{0}<small>{1} passed, {2} failed, \
                  {3} skipped</small></h2>\n<table>\n<tr><th>level</th><th>scenario</th><th>TCK</th>\
                  <th>binding</th><th>outcome</th><th>detail</th></tr>",
                 escape(section),
@@ -319,5 +349,9 @@ mod tests {
         let at = |s: &str| page.find(s).unwrap();
         assert!(at("data-section=\"3.2\"") < at("data-section=\"3.10\""));
         assert_eq!(page.matches("<tr class=\"result\"").count(), 3);
+        // The index links each section, marked by its worst outcome.
+        assert!(page.contains("<a class=\"chip fail\" href=\"#s-3.2\""));
+        assert!(page.contains("<a class=\"chip pass\" href=\"#s-3.10\""));
+        assert!(page.contains("id=\"s-3.2\""));
     }
 }

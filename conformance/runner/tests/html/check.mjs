@@ -108,6 +108,16 @@ try {
   const shown = await text("#shown");
   check(shown === `${rows.length} shown`, `#shown says ${shown}, ${rows.length} rows visible`);
 
+  // The section index links each section.
+  const chip = page.locator("nav.index a.chip").first();
+  const target = (await chip.getAttribute("href")) || "";
+  await chip.click();
+  check(
+    (await page.evaluate(() => location.hash)) === target,
+    `clicking the index chip ${target} does not go to its section`,
+  );
+  check((await page.locator(`section${target.replace(/\./g, "\\.")}`).count()) === 1, `no section ${target}`);
+
   // The screenshot shows the failures, each with expected and actual.
   await page.click('button[data-filter-binding="all"]');
   await page.click(`button[data-filter-status="${expected.failed > 0 ? "fail" : "all"}"]`);
