@@ -37,13 +37,17 @@ async fn the_client_sends_what_the_spec_asks_on_both_bindings() {
     let peer = TestPeer::builder().tenant("acme").start().await.unwrap();
     peer.on(Operation::SendMessage, |call| {
         let mut task = Task::new("t-1", "c-1", TaskState::Completed);
-        task.artifacts
-            .push(Artifact::new("a-1", vec![Part::text(call.text().to_uppercase())]));
+        task.artifacts.push(Artifact::new(
+            "a-1",
+            vec![Part::text(call.text().to_uppercase())],
+        ));
         task
     });
     for binding in [Binding::JsonRpc, Binding::HttpJson] {
         let prefs = Preferences::new().with_bindings([binding]);
-        let agent = discover(HyperClient::new(), peer.url(), &prefs).await.unwrap();
+        let agent = discover(HyperClient::new(), peer.url(), &prefs)
+            .await
+            .unwrap();
         assert_eq!(agent.transport.binding(), binding);
         let request = SendMessageRequest::new(Message::user_text("m-1", "shout"));
         let SendMessageResponse::Task(task) = agent
@@ -77,11 +81,18 @@ async fn the_client_sends_what_the_spec_asks_on_both_bindings() {
 #[tokio::test]
 async fn the_client_reports_an_agent_error_with_its_details() {
     let peer = TestPeer::start().await.unwrap();
-    peer.answer(Operation::CancelTask, A2aError::task_not_cancelable("t-1", "completed"));
+    peer.answer(
+        Operation::CancelTask,
+        A2aError::task_not_cancelable("t-1", "completed"),
+    );
     for binding in [Binding::JsonRpc, Binding::HttpJson] {
-        let agent = discover(HyperClient::new(), peer.url(), &Preferences::new().with_bindings([binding]))
-            .await
-            .unwrap();
+        let agent = discover(
+            HyperClient::new(),
+            peer.url(),
+            &Preferences::new().with_bindings([binding]),
+        )
+        .await
+        .unwrap();
         let request = a2a_types::CancelTaskRequest {
             id: "t-1".into(),
             ..Default::default()
@@ -124,9 +135,13 @@ async fn the_resilient_client_resumes_a_dropped_stream_with_subscribe() {
         }
     });
     for binding in [Binding::JsonRpc, Binding::HttpJson] {
-        let agent = discover(HyperClient::new(), peer.url(), &Preferences::new().with_bindings([binding]))
-            .await
-            .unwrap();
+        let agent = discover(
+            HyperClient::new(),
+            peer.url(),
+            &Preferences::new().with_bindings([binding]),
+        )
+        .await
+        .unwrap();
         let timer = |d: Duration| -> BoxFuture<'static, ()> { Box::pin(tokio::time::sleep(d)) };
         let client = ResilientTransport::new(agent.transport, timer).with_policy(
             RetryPolicy::new()
@@ -163,7 +178,11 @@ async fn the_plain_client_reports_a_dropped_stream_as_a_retryable_failure() {
     peer.answer(
         Operation::SendStreamingMessage,
         Respond::Stream(vec![
-            Step::Event(StreamResponse::Task(Task::new("t-1", "c-1", TaskState::Working))),
+            Step::Event(StreamResponse::Task(Task::new(
+                "t-1",
+                "c-1",
+                TaskState::Working,
+            ))),
             Step::Drop,
         ]),
     );
@@ -178,7 +197,10 @@ async fn the_plain_client_reports_a_dropped_stream_as_a_retryable_failure() {
         )
         .await
         .unwrap();
-    assert!(matches!(stream.next().await, Some(Ok(StreamResponse::Task(_)))));
+    assert!(matches!(
+        stream.next().await,
+        Some(Ok(StreamResponse::Task(_)))
+    ));
     let e = stream.next().await.unwrap().unwrap_err();
     let failure = a2a_transport::client::ClientFailure::of(&e);
     assert!(failure.is_some_and(|f| f.is_retryable()), "{e:?}");

@@ -47,6 +47,7 @@
 
 mod binding;
 mod check;
+pub mod client;
 mod context;
 mod embedded;
 pub mod faults;

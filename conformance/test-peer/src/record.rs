@@ -59,7 +59,10 @@ impl Received {
 
     /// The query string, without `?` (empty when there is none).
     pub fn query(&self) -> &str {
-        self.path.split_once('?').map(|(_, q)| q).unwrap_or_default()
+        self.path
+            .split_once('?')
+            .map(|(_, q)| q)
+            .unwrap_or_default()
     }
 }
 
@@ -88,7 +91,13 @@ impl Recording {
     }
 
     /// Numbers a new request and keeps it when there is room.
-    pub(crate) fn start(&self, method: Method, path: String, headers: HeaderMap, body: Bytes) -> u64 {
+    pub(crate) fn start(
+        &self,
+        method: Method,
+        path: String,
+        headers: HeaderMap,
+        body: Bytes,
+    ) -> u64 {
         let seq = self.next.fetch_add(1, Ordering::SeqCst);
         let mut records = self.lock();
         if records.len() < self.max {

@@ -215,7 +215,9 @@ impl WireReply {
     /// JSON text `result`, as written.
     pub fn jsonrpc_result(call: &Call, result: &str) -> WireReply {
         let id = call.jsonrpc_id.as_deref().unwrap_or("null");
-        WireReply::json(format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#))
+        WireReply::json(format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#
+        ))
     }
 
     /// A JSON-RPC error for `call` whose `error` is the JSON text `error`.

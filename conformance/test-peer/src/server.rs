@@ -10,10 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 
-use a2a_transport::{dispatch, A2aServer, A2aService, BoxFuture, Body, CallContext, Forward};
-use a2a_types::{
-    A2aError, A2aRequest, Operation, Reply, SendMessageResponse, StreamResponse,
-};
+use a2a_transport::{dispatch, A2aServer, A2aService, Body, BoxFuture, CallContext, Forward};
+use a2a_types::{A2aError, A2aRequest, Operation, Reply, SendMessageResponse, StreamResponse};
 use bytes::Bytes;
 use futures_core::Stream;
 use http::{HeaderValue, Request, Response, StatusCode};
@@ -285,17 +283,18 @@ pub(crate) async fn handle(
         .path_and_query()
         .map(|p| p.as_str().to_owned())
         .unwrap_or_else(|| "/".to_owned());
-    let seq = shared
-        .recording
-        .start(parts.method.clone(), path, parts.headers.clone(), body.clone());
+    let seq = shared.recording.start(
+        parts.method.clone(),
+        path,
+        parts.headers.clone(),
+        body.clone(),
+    );
     let slot = Arc::new(Slot {
         jsonrpc_id: jsonrpc_id(&body),
         ..Slot::default()
     });
     lock(&shared.slots).insert(seq, Arc::clone(&slot));
-    parts
-        .headers
-        .insert(SEQ_HEADER, HeaderValue::from(seq));
+    parts.headers.insert(SEQ_HEADER, HeaderValue::from(seq));
     let response = server.handle(Request::from_parts(parts, body)).await;
     lock(&shared.slots).remove(&seq);
     let wire = lock(&slot.wire).take();
@@ -355,15 +354,17 @@ impl http_body::Body for PeerBody {
     ) -> Poll<Option<Result<Frame<Bytes>, Dropped>>> {
         match self.get_mut() {
             PeerBody::Bytes(b) => Poll::Ready(b.take().map(|b| Ok(Frame::data(b)))),
-            PeerBody::Server { body, slot } => match http_body::Body::poll_frame(Pin::new(body), cx) {
-                Poll::Pending => Poll::Pending,
-                Poll::Ready(Some(Ok(frame))) => Poll::Ready(Some(Ok(frame))),
-                Poll::Ready(Some(Err(never))) => match never {},
-                Poll::Ready(None) if slot.drop.load(Ordering::SeqCst) => {
-                    Poll::Ready(Some(Err(Dropped)))
+            PeerBody::Server { body, slot } => {
+                match http_body::Body::poll_frame(Pin::new(body), cx) {
+                    Poll::Pending => Poll::Pending,
+                    Poll::Ready(Some(Ok(frame))) => Poll::Ready(Some(Ok(frame))),
+                    Poll::Ready(Some(Err(never))) => match never {},
+                    Poll::Ready(None) if slot.drop.load(Ordering::SeqCst) => {
+                        Poll::Ready(Some(Err(Dropped)))
+                    }
+                    Poll::Ready(None) => Poll::Ready(None),
                 }
-                Poll::Ready(None) => Poll::Ready(None),
-            },
+            }
             PeerBody::Wire(w) => loop {
                 if let Some(sleep) = w.sleep.as_mut() {
                     if sleep.as_mut().poll(cx).is_pending() {

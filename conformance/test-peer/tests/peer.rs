@@ -46,7 +46,10 @@ async fn a_script_answers_on_both_bindings_and_every_request_is_recorded() {
             .get_task(&CallContext::new(), get("t-7"))
             .await
             .unwrap();
-        assert_eq!((task.id.as_str(), task.status.state), ("t-7", TaskState::Working));
+        assert_eq!(
+            (task.id.as_str(), task.status.state),
+            ("t-7", TaskState::Working)
+        );
     }
     let got = peer.received_for(Operation::GetTask);
     assert_eq!(got.len(), 2);
@@ -57,7 +60,9 @@ async fn a_script_answers_on_both_bindings_and_every_request_is_recorded() {
     assert!(got.iter().all(|r| r.header("a2a-version") == Some("1.0")));
     assert!(got.iter().all(|r| r.status == Some(http::StatusCode::OK)));
     // The peer's own bookkeeping header never shows.
-    assert!(got.iter().all(|r| r.headers.keys().all(|k| !k.as_str().contains("test-peer"))));
+    assert!(got
+        .iter()
+        .all(|r| r.headers.keys().all(|k| !k.as_str().contains("test-peer"))));
 }
 
 #[tokio::test]
@@ -68,7 +73,10 @@ async fn unscripted_operations_answer_the_trait_default() {
         .await
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::UnsupportedOperation);
-    peer.answer(Operation::GetTask, Task::new("t-1", "c", TaskState::Completed));
+    peer.answer(
+        Operation::GetTask,
+        Task::new("t-1", "c", TaskState::Completed),
+    );
     assert!(client(&peer, Binding::HttpJson)
         .get_task(&CallContext::new(), get("t-1"))
         .await
@@ -116,11 +124,21 @@ async fn answers_in_turn_repeat_the_last() {
     let c = client(&peer, Binding::JsonRpc);
     let mut states = Vec::new();
     for _ in 0..3 {
-        states.push(c.get_task(&CallContext::new(), get("t")).await.unwrap().status.state);
+        states.push(
+            c.get_task(&CallContext::new(), get("t"))
+                .await
+                .unwrap()
+                .status
+                .state,
+        );
     }
     assert_eq!(
         states,
-        [TaskState::Working, TaskState::Completed, TaskState::Completed]
+        [
+            TaskState::Working,
+            TaskState::Completed,
+            TaskState::Completed
+        ]
     );
 }
 
@@ -130,7 +148,11 @@ async fn a_stream_waits_and_then_drops_the_connection() {
     peer.answer(
         Operation::SendStreamingMessage,
         Respond::Stream(vec![
-            Step::Event(StreamResponse::Task(Task::new("t", "c-1", TaskState::Submitted))),
+            Step::Event(StreamResponse::Task(Task::new(
+                "t",
+                "c-1",
+                TaskState::Submitted,
+            ))),
             Step::Sleep(Duration::from_millis(50)),
             Step::Event(status("t", TaskState::Working)),
             Step::Drop,
@@ -153,7 +175,10 @@ async fn a_stream_waits_and_then_drops_the_connection() {
         assert_eq!(events.len(), 3, "{binding:?}: {events:?}");
         assert!(events[0].is_ok() && events[1].is_ok());
         let e = events[2].as_ref().unwrap_err();
-        assert!(ClientFailure::of(e).is_some_and(ClientFailure::is_retryable), "{e:?}");
+        assert!(
+            ClientFailure::of(e).is_some_and(ClientFailure::is_retryable),
+            "{e:?}"
+        );
     }
 }
 
@@ -163,7 +188,10 @@ async fn an_error_step_is_an_error_frame() {
     peer.answer(
         Operation::SubscribeToTask,
         Respond::Stream(vec![
-            Step::Labeled("ev-9".into(), StreamResponse::Task(Task::new("t", "c", TaskState::Working))),
+            Step::Labeled(
+                "ev-9".into(),
+                StreamResponse::Task(Task::new("t", "c", TaskState::Working)),
+            ),
             Step::Error(A2aError::task_not_found("t")),
         ]),
     );
@@ -205,13 +233,19 @@ async fn a_wire_answer_replaces_the_server_bytes() {
             .get_task(&CallContext::new(), get("t"))
             .await
             .unwrap();
-        assert_eq!((task.context_id.as_str(), task.status.state), ("c", TaskState::Completed));
+        assert_eq!(
+            (task.context_id.as_str(), task.status.state),
+            ("c", TaskState::Completed)
+        );
     }
     peer.answer(
         Operation::SendStreamingMessage,
         WireReply::sse([
             Chunk::Data(": keep-alive\n\n".into()),
-            sse_event(Some("1"), r#"{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}"#),
+            sse_event(
+                Some("1"),
+                r#"{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}"#,
+            ),
             Chunk::Sleep(Duration::from_millis(20)),
             Chunk::Drop,
         ]),
@@ -224,7 +258,10 @@ async fn a_wire_answer_replaces_the_server_bytes() {
         )
         .await
         .unwrap();
-    assert!(matches!(stream.next().await, Some(Ok(StreamResponse::Task(_)))));
+    assert!(matches!(
+        stream.next().await,
+        Some(Ok(StreamResponse::Task(_)))
+    ));
     assert!(matches!(stream.next().await, Some(Err(_))));
     assert_eq!(peer.received_for(Operation::SendStreamingMessage).len(), 1);
 }
@@ -269,7 +306,11 @@ async fn keep_alive_comments_go_out_while_a_stream_waits() {
     peer.answer(
         Operation::SendStreamingMessage,
         Respond::Stream(vec![
-            Step::Event(StreamResponse::Task(Task::new("t", "c", TaskState::Working))),
+            Step::Event(StreamResponse::Task(Task::new(
+                "t",
+                "c",
+                TaskState::Working,
+            ))),
             Step::Sleep(Duration::from_millis(120)),
             Step::Event(status("t", TaskState::Completed)),
         ]),
@@ -286,7 +327,11 @@ async fn keep_alive_comments_go_out_while_a_stream_waits() {
         .unwrap();
     let mut body = response.into_body();
     let mut text = Vec::new();
-    while let Some(chunk) = std::future::poll_fn(|cx| futures_util::Stream::poll_next(std::pin::Pin::new(&mut body), cx)).await {
+    while let Some(chunk) = std::future::poll_fn(|cx| {
+        futures_util::Stream::poll_next(std::pin::Pin::new(&mut body), cx)
+    })
+    .await
+    {
         text.extend_from_slice(&chunk.unwrap());
     }
     let text = String::from_utf8(text).unwrap();
@@ -303,7 +348,11 @@ async fn dropping_the_peer_stops_its_server() {
     tokio::time::sleep(Duration::from_millis(50)).await;
     let c = HttpTransport::new(HyperClient::new(), Binding::JsonRpc, &url).unwrap();
     let e = c.get_task(&CallContext::new(), get("t")).await.unwrap_err();
-    assert_eq!(ClientFailure::of(&e), Some(ClientFailure::Connection), "{e:?}");
+    assert_eq!(
+        ClientFailure::of(&e),
+        Some(ClientFailure::Connection),
+        "{e:?}"
+    );
 }
 
 #[tokio::test]
@@ -314,7 +363,9 @@ async fn the_card_names_both_interfaces_and_the_tenant() {
     assert!(card.supported_interfaces.iter().all(|i| i.tenant == "acme"));
     let response = a2a_transport::HttpClient::send(
         &HyperClient::new(),
-        http::Request::get(peer.card_url()).body(bytes::Bytes::new()).unwrap(),
+        http::Request::get(peer.card_url())
+            .body(bytes::Bytes::new())
+            .unwrap(),
     )
     .await
     .unwrap();
