@@ -17,19 +17,21 @@ use a2a_types::{
 use futures_util::StreamExt;
 
 fn update(state: TaskState) -> StreamResponse {
-    let mut e = TaskStatusUpdateEvent::default();
-    e.task_id = "t-1".into();
-    e.context_id = "c-1".into();
-    e.status = TaskStatus::new(state);
-    StreamResponse::StatusUpdate(e)
+    StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+        task_id: "t-1".into(),
+        context_id: "c-1".into(),
+        status: TaskStatus::new(state),
+        ..Default::default()
+    })
 }
 
 fn artifact(text: &str) -> StreamResponse {
-    let mut e = TaskArtifactUpdateEvent::default();
-    e.task_id = "t-1".into();
-    e.context_id = "c-1".into();
-    e.artifact = Artifact::new("a-1", vec![Part::text(text)]);
-    StreamResponse::ArtifactUpdate(e)
+    StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
+        task_id: "t-1".into(),
+        context_id: "c-1".into(),
+        artifact: Artifact::new("a-1", vec![Part::text(text)]),
+        ..Default::default()
+    })
 }
 
 #[tokio::test]

@@ -90,6 +90,9 @@ pub const REST_PATH: &str = "/rest";
 /// Requests recorded in full by default.
 pub const DEFAULT_MAX_RECORDS: usize = 1000;
 
+/// An edit of the card, applied once at start.
+type CardEdit = Box<dyn FnOnce(&mut AgentCard) + Send>;
+
 /// How a [`TestPeer`] starts: its card and limits.
 pub struct Builder {
     streaming: bool,
@@ -98,7 +101,7 @@ pub struct Builder {
     keep_alive: Option<Duration>,
     max_records: usize,
     max_body: usize,
-    edit_card: Option<Box<dyn FnOnce(&mut AgentCard) + Send>>,
+    edit_card: Option<CardEdit>,
 }
 
 impl std::fmt::Debug for Builder {
@@ -222,23 +225,29 @@ fn default_card(url: &str, b: &Builder) -> AgentCard {
     let mut rest = AgentInterface::new(format!("{url}{REST_PATH}"), "HTTP+JSON", "1.0");
     jsonrpc.tenant.clone_from(&b.tenant);
     rest.tenant.clone_from(&b.tenant);
-    let mut card = AgentCard::default();
-    card.name = "TestPeer".into();
-    card.description = "A scripted A2A agent for tests".into();
-    card.version = "1.0.0".into();
-    card.supported_interfaces = vec![jsonrpc, rest];
-    card.capabilities = AgentCapabilities::default();
-    card.capabilities.streaming = Some(b.streaming);
-    card.capabilities.push_notifications = Some(b.push_notifications);
-    card.default_input_modes = vec!["text/plain".into()];
-    card.default_output_modes = vec!["text/plain".into()];
-    let mut skill = AgentSkill::default();
-    skill.id = "script".into();
-    skill.name = "Script".into();
-    skill.description = "Answers as the test scripted".into();
-    skill.tags = vec!["test".into()];
-    card.skills = vec![skill];
-    card
+    let capabilities = AgentCapabilities {
+        streaming: Some(b.streaming),
+        push_notifications: Some(b.push_notifications),
+        ..AgentCapabilities::default()
+    };
+    let skill = AgentSkill {
+        id: "script".into(),
+        name: "Script".into(),
+        description: "Answers as the test scripted".into(),
+        tags: vec!["test".into()],
+        ..AgentSkill::default()
+    };
+    AgentCard {
+        name: "TestPeer".into(),
+        description: "A scripted A2A agent for tests".into(),
+        version: "1.0.0".into(),
+        supported_interfaces: vec![jsonrpc, rest],
+        capabilities,
+        default_input_modes: vec!["text/plain".into()],
+        default_output_modes: vec!["text/plain".into()],
+        skills: vec![skill],
+        ..AgentCard::default()
+    }
 }
 
 async fn accept(

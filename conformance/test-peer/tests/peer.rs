@@ -28,11 +28,12 @@ fn get(id: &str) -> GetTaskRequest {
 }
 
 fn status(task: &str, state: TaskState) -> StreamResponse {
-    let mut e = TaskStatusUpdateEvent::default();
-    e.task_id = task.into();
-    e.context_id = "c-1".into();
-    e.status = TaskStatus::new(state);
-    StreamResponse::StatusUpdate(e)
+    StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+        task_id: task.into(),
+        context_id: "c-1".into(),
+        status: TaskStatus::new(state),
+        ..Default::default()
+    })
 }
 
 #[tokio::test]
