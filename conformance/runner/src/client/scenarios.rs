@@ -632,8 +632,9 @@ fn check_error_details(o: &Observed) -> Check {
     ensure(
         details
             .iter()
-            .any(|d| d.a2a_reason() == Some(ErrorKind::InvalidParams.reason())),
-        "an ErrorInfo detail with reason INVALID_PARAMS",
+            .any(|d| d.a2a_reason() == Some(ErrorKind::InvalidParams.reason()))
+            || e.0["reason"] == ErrorKind::InvalidParams.reason(),
+        "the ErrorInfo reason INVALID_PARAMS (as a detail or as `reason`)",
         e.0.to_string(),
     )?;
     ensure(
