@@ -160,9 +160,6 @@ pub enum Step {
     /// no end of the chunked body, no error frame, as when a proxy or the
     /// network drops it.
     Drop,
-    /// The cut itself, which a drop schedules after a short flush.
-    #[doc(hidden)]
-    Cut,
 }
 
 /// A piece of a [`WireReply`] body.
@@ -175,9 +172,6 @@ pub enum Chunk {
     Sleep(Duration),
     /// The connection is cut here (after the chunks before it went out).
     Drop,
-    /// The cut itself, which a drop schedules after a short flush.
-    #[doc(hidden)]
-    Cut,
 }
 
 /// A raw HTTP answer, sent as it is: for the legal-but-awkward variants

@@ -195,6 +195,7 @@ fn stream_reply(
     let events = Box::pin(Steps {
         steps: steps.into(),
         sleep: None,
+        cutting: false,
         cx: cx.clone(),
         slot,
     });
@@ -205,6 +206,8 @@ fn stream_reply(
 struct Steps {
     steps: std::collections::VecDeque<Step>,
     sleep: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// A drop was reached: end (and cut) once the flush wait is over.
+    cutting: bool,
     cx: CallContext,
     slot: Option<Arc<Slot>>,
 }
@@ -219,6 +222,12 @@ impl Stream for Steps {
                     return Poll::Pending;
                 }
                 self.sleep = None;
+            }
+            if self.cutting {
+                if let Some(slot) = &self.slot {
+                    slot.drop.store(true, Ordering::SeqCst);
+                }
+                return Poll::Ready(None);
             }
             match self.steps.pop_front() {
                 None => return Poll::Ready(None),
@@ -236,14 +245,8 @@ impl Stream for Steps {
                     // hyper discards what it has not flushed when a body
                     // fails: give it the events before this step first.
                     self.steps.clear();
-                    self.steps.push_back(Step::Cut);
+                    self.cutting = true;
                     self.sleep = Some(Box::pin(tokio::time::sleep(FLUSH)));
-                }
-                Some(Step::Cut) => {
-                    if let Some(slot) = &self.slot {
-                        slot.drop.store(true, Ordering::SeqCst);
-                    }
-                    return Poll::Ready(None);
                 }
             }
         }
@@ -303,6 +306,7 @@ pub(crate) async fn handle(
             let mut response = Response::new(PeerBody::Wire(WireBody {
                 chunks: wire.body.into(),
                 sleep: None,
+                cutting: false,
             }));
             *response.status_mut() = wire.status;
             for (name, value) in wire.headers {
@@ -330,6 +334,8 @@ pub(crate) enum PeerBody {
 pub(crate) struct WireBody {
     chunks: std::collections::VecDeque<Chunk>,
     sleep: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// A drop was reached: fail the body once the flush wait is over.
+    cutting: bool,
 }
 
 /// The error that makes hyper cut the connection (a scripted drop).
@@ -372,6 +378,9 @@ impl http_body::Body for PeerBody {
                     }
                     w.sleep = None;
                 }
+                if w.cutting {
+                    return Poll::Ready(Some(Err(Dropped)));
+                }
                 match w.chunks.pop_front() {
                     None => return Poll::Ready(None),
                     Some(Chunk::Data(b)) => return Poll::Ready(Some(Ok(Frame::data(b)))),
@@ -379,10 +388,9 @@ impl http_body::Body for PeerBody {
                     Some(Chunk::Drop) => {
                         // As for a stream's drop: flush what went before.
                         w.chunks.clear();
-                        w.chunks.push_back(Chunk::Cut);
+                        w.cutting = true;
                         w.sleep = Some(Box::pin(tokio::time::sleep(FLUSH)));
                     }
-                    Some(Chunk::Cut) => return Poll::Ready(Some(Err(Dropped))),
                 }
             },
         }

@@ -160,6 +160,26 @@ pub fn all() -> Vec<ClientScenario> {
             check: check_keep_alive,
         },
         ClientScenario {
+            id: "client.stream.error-frame",
+            title: "an error sent inside a stream after its first event is reported as its kind",
+            section: "3.1.2",
+            level: Level::Must,
+            bindings: BOTH,
+            tenant: "",
+            script: script_error_frame,
+            check: check_error_frame,
+        },
+        ClientScenario {
+            id: "client.stream.message-only",
+            title: "a stream that is one direct Message is read to its end",
+            section: "3.1.2",
+            level: Level::Must,
+            bindings: BOTH,
+            tenant: "",
+            script: script_message_only,
+            check: check_message_only,
+        },
+        ClientScenario {
             id: "client.stream.resume",
             title: "a stream dropped before a terminal state is resumed with SubscribeToTask to the end",
             section: "3.1.6",
@@ -778,6 +798,57 @@ fn check_keep_alive(o: &Observed) -> Check {
         event(status("t-k", "TASK_STATE_COMPLETED")),
     ];
     expect_stream(o, 0, &expected)
+}
+
+fn script_error_frame(peer: &TestPeer, _: Binding) -> Vec<Value> {
+    peer.answer(
+        Operation::SendStreamingMessage,
+        Respond::Stream(vec![
+            step(task("t-e", "TASK_STATE_WORKING")),
+            Step::Error(A2aError::task_not_found("t-e")),
+        ]),
+    );
+    vec![stream("go", false)]
+}
+
+fn check_error_frame(o: &Observed) -> Check {
+    let (events, error) = o.events(0)?;
+    ensure(
+        events == [event(task("t-e", "TASK_STATE_WORKING"))],
+        "the working task, then the error",
+        kinds(&events).join(", "),
+    )?;
+    let Some(e) = error else {
+        return Err(fail("the error reported", o.account()));
+    };
+    super::ReportedError(e).expect_kind(ErrorKind::TaskNotFound)
+}
+
+fn script_message_only(peer: &TestPeer, _: Binding) -> Vec<Value> {
+    peer.answer(
+        Operation::SendStreamingMessage,
+        Respond::Message(a2a_types::Message::agent_text("r-1", "hi")),
+    );
+    vec![stream("go", false)]
+}
+
+fn check_message_only(o: &Observed) -> Check {
+    let (events, error) = o.events(0)?;
+    if let Some(e) = error {
+        return Err(fail("one message and the end", format!("the error {e}")));
+    }
+    ensure(
+        matches!(events.as_slice(), [StreamResponse::Message(m)] if m.message_id == "r-1"),
+        "one message r-1",
+        kinds(&events).join(", "),
+    )?;
+    ensure(
+        o.lines
+            .get(&0)
+            .is_some_and(|l| l.last() == Some(&super::Line::End)),
+        "the end of the stream reported",
+        o.account(),
+    )
 }
 
 fn script_resume(peer: &TestPeer, _: Binding) -> Vec<Value> {
