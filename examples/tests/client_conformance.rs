@@ -50,6 +50,7 @@ async fn each_fault_fails_the_scenarios_that_check_it() {
                 "client.stream.order",
                 "client.stream.keep-alive",
                 "client.stream.final-task",
+                "client.stream.message-only",
             ],
         ),
     ];
