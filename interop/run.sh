@@ -333,6 +333,34 @@ if [ "$MODE" = rust ] || [ "$MODE" = all ]; then
   fi
 fi
 
+# --- client conformance: the SDK clients under `a2a-conformance client` -----
+# The runner plays the agent (a TestPeer with awkward-but-legal answers) and
+# checks what each SDK client sends and reports, through the adapters
+# interop/python/conformance_client.py and interop/node/conformance_client.mjs.
+# A failed scenario is a finding about that SDK (FINDINGS.md), not a failure
+# of this run; a runner that cannot run (usage error, no summary) is.
+if { [ "$MODE" = rust ] || [ "$MODE" = all ]; } && [ -n "${A2A_CONFORMANCE:-}" ]; then
+  for sdk in python-sdk node-sdk; do
+    case "$sdk" in
+      python-sdk) cmd=("$PY" "$HERE/python/conformance_client.py") ;;
+      *) cmd=(node "$HERE/node/conformance_client.mjs") ;;
+    esac
+    say "a2a-conformance client -> $sdk client"
+    timeout 300 "$A2A_CONFORMANCE" client --json "$OUT/client-conformance-$sdk.json" -- "${cmd[@]}" \
+      >"$OUT/client-conformance-$sdk.log" 2>&1
+    rc=$?
+    grep -E 'FAIL$|^ +(expected|got):|^[0-9]+ (records|passed)' "$OUT/client-conformance-$sdk.log" | tail -40
+    summary="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$OUT/client-conformance-$sdk.log" | tail -1)"
+    if [ -z "$summary" ] || [ "$rc" -gt 1 ]; then
+      verdict=FAIL; UNEXPECTED=$((UNEXPECTED + 1)); TOTAL_FAIL=$((TOTAL_FAIL + 1))
+    else
+      verdict=ok
+    fi
+    musts="$(grep -E '^[0-9]+ records' "$OUT/client-conformance-$sdk.log" | sed -E 's/.*\(([0-9]+) at MUST level\).*/\1 MUST-level fails/' | tail -1)"
+    ROWS+=("$sdk|a2a-conformance-client|both|${summary:-none}|${musts:-see log}|$verdict")
+  done
+fi
+
 # --- summary ----------------------------------------------------------------
 version_of() {
   case "$1" in
@@ -341,6 +369,7 @@ version_of() {
     a2a-core) echo "a2a-core $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo tree) (A2A 1.0)" ;;
     a2a-core-example) echo "a2a-examples client (A2A 1.0)" ;;
     a2a-conformance) echo "a2a-conformance runner" ;;
+    a2a-conformance-client) echo "a2a-conformance client suite" ;;
     *) echo "$1" ;;
   esac
 }

@@ -25,6 +25,10 @@
 //! - **Targets** ([`Target`]): a live agent found through its card, or the
 //!   embedded reference agent ([`Embedded`]) on loopback HTTP or in memory
 //!   ([`ServerClient`], the server's pure `handle` as an HTTP client).
+//! - **Client conformance** ([`client`]): the runner as the agent, a
+//!   `TestPeer` answering the legal-but-awkward variants, for a client
+//!   command whose requests and JSON-lines output are checked
+//!   (`a2a-conformance client -- <command>`).
 //! - **Faulty agents** ([`faults`]): the reference agent with one
 //!   deliberate fault each, which the suite must catch (the mutation test,
 //!   `tests/mutation.rs`).
@@ -51,6 +55,7 @@
 
 mod binding;
 mod check;
+pub mod client;
 mod context;
 mod embedded;
 pub mod faults;

@@ -6,6 +6,8 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+mod client_cli;
+
 use a2a_conformance::{
     run, scenarios, serve_webhook, Binding, Caller, Embedded, Outcome, Progress, Remote,
     RunOptions, Webhook,
@@ -15,6 +17,7 @@ const USAGE: &str = "\
 a2a-conformance: the A2A v1.0 conformance suite
 
 USAGE: a2a-conformance [OPTIONS]
+       a2a-conformance client [OPTIONS] -- <command that runs the client>   (see client --help)
 
 With no options, starts the reference agent on loopback HTTP (JSON-RPC and
 HTTP+JSON) and in process, and runs every scenario against it.
@@ -223,7 +226,11 @@ fn progress(quiet: bool) -> Option<a2a_conformance::ProgressFn> {
 }
 
 fn main() -> ExitCode {
-    let options = match parse(std::env::args().skip(1)) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("client") {
+        return client_cli::main(&args[1..]);
+    }
+    let options = match parse(args) {
         Ok(Parsed::Run(o)) => *o,
         Ok(Parsed::Help) => {
             println!("{USAGE}");
