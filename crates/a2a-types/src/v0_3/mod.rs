@@ -111,7 +111,7 @@ pub trait Codec: Sized + sealed::Sealed {
 /// A value in its 0.3 form, for use inside another serde document:
 /// `V03(&task)` serializes as a 0.3 task, and `V03<Task>` deserializes
 /// from one.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct V03<T>(pub T);
 
 impl<T: Codec> Serialize for V03<&T> {
@@ -145,6 +145,22 @@ pub fn from_slice_with_limits<T: Codec>(
     limits: &DecodeLimits,
 ) -> Result<T, DecodeError> {
     crate::decode::from_slice_with_limits::<V03<T>>(bytes, limits).map(|v| v.0)
+}
+
+/// Writes the `params` of `request` in their 0.3 form (0.3 spec 7). A
+/// `ListTasks` request has none (0.3 has no `tasks/list`): an error.
+pub fn params_to_writer(
+    out: &mut Vec<u8>,
+    request: &crate::A2aRequest,
+) -> Result<(), crate::json::Error> {
+    macro_rules! arms {
+        ($($name:ident { $($rest:tt)* })*) => {
+            match request {
+                $( crate::A2aRequest::$name(r) => crate::json::to_writer(out, &V03(r)), )*
+            }
+        };
+    }
+    crate::operation_table!(arms)
 }
 
 /// Implements [`Codec`] for a model type through its wire struct: `From<&Model>`

@@ -11,7 +11,8 @@ use crate::protojson::{self, message_impls, Struct};
 use crate::requests::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    SendMessageConfiguration, SendMessageRequest, SubscribeToTaskRequest,
+    ListTasksRequest, ListTasksResponse, SendMessageConfiguration, SendMessageRequest,
+    SubscribeToTaskRequest,
 };
 use crate::v0_3::push::WirePushConfig;
 use crate::v0_3::{codec, sealed, via, Codec, Refusal};
@@ -304,6 +305,34 @@ codec!(
     DeleteTaskPushNotificationConfigRequest => WirePushConfigParams,
     GetExtendedAgentCardRequest => WireNoParams,
 );
+
+impl sealed::Sealed for ListTasksRequest {}
+impl sealed::Sealed for ListTasksResponse {}
+
+const NO_LIST_TASKS: &str = "0.3 has no tasks/list: ListTasks has no 0.3 form";
+
+/// Refused both ways: 0.3 has no `tasks/list` (see `MAPPING`). The impl
+/// exists so that tables over every operation can name it.
+impl Codec for ListTasksRequest {
+    fn serialize_v0_3<S: Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        Err(serde::ser::Error::custom(NO_LIST_TASKS))
+    }
+
+    fn deserialize_v0_3<'de, D: Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+        Err(serde::de::Error::custom(NO_LIST_TASKS))
+    }
+}
+
+/// Refused both ways, as [`ListTasksRequest`]'s form.
+impl Codec for ListTasksResponse {
+    fn serialize_v0_3<S: Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        Err(serde::ser::Error::custom(NO_LIST_TASKS))
+    }
+
+    fn deserialize_v0_3<'de, D: Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+        Err(serde::de::Error::custom(NO_LIST_TASKS))
+    }
+}
 
 impl sealed::Sealed for Empty {}
 
