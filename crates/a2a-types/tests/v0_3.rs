@@ -341,3 +341,23 @@ fn decoding_keeps_the_model_limits() {
     );
     assert!(v0_3::from_slice::<Part>(deep.as_bytes()).is_err());
 }
+
+/// The README's "Versions" section shows the same table as the module
+/// docs: `MAPPING`, rendered.
+#[test]
+fn the_readme_shows_the_mapping_table() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let rows: Vec<String> = readme
+        .lines()
+        .skip_while(|l| !l.contains("mapping table: rendered from MAPPING"))
+        .skip(3)
+        .take_while(|l| !l.contains("end of mapping table"))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        rows,
+        v0_3::mapping_rows(),
+        "re-render the table in README.md"
+    );
+}

@@ -17,3 +17,4 @@ mod media;
 mod operations;
 mod oracle;
 mod streaming;
+mod v0_3;

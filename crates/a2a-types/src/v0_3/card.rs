@@ -633,3 +633,69 @@ pub fn card_from_v0_3(bytes: &[u8]) -> Result<AgentCard, crate::DecodeError> {
 }
 
 codec!(AgentCard => WireCard);
+
+/// The card both 0.3 and 1.0 clients read, as the SDKs with a 0.3
+/// compatibility layer serve it: the 1.0 card (ProtoJSON) with the 0.3
+/// members beside its own. Where both versions use the same key with
+/// different shapes, the objects are merged member by member: each
+/// security scheme holds its 1.0 oneof member and the 0.3 `type`, `in`...;
+/// each skill its `securityRequirements` and 0.3 `security`. Neither
+/// version's readers mind the other's members (1.0 ignores unknown
+/// fields, 0.3's schema allows them).
+///
+/// A signed card's signatures cover its 1.0 form only (spec 8.4 signs the
+/// canonical card), which the added members change: a verifier must
+/// remove the 0.3 members ([`V03_CARD_MEMBERS`]) first.
+pub fn union_card(card: &AgentCard) -> Result<serde_json::Value, crate::json::Error> {
+    use serde_json::Value;
+
+    let mut out = serde_json::to_value(card)?;
+    let v03 = serde_json::to_value(crate::v0_3::V03(card))?;
+    let (Value::Object(out_map), Value::Object(v03_map)) = (&mut out, v03) else {
+        return Ok(out);
+    };
+    for (key, value) in v03_map {
+        match (out_map.get_mut(&key), value) {
+            (None, value) => {
+                out_map.insert(key, value);
+            }
+            // securitySchemes: merge each scheme's members.
+            (Some(Value::Object(ours)), Value::Object(theirs)) if key == "securitySchemes" => {
+                for (name, scheme) in theirs {
+                    if let (Some(Value::Object(o)), Value::Object(t)) =
+                        (ours.get_mut(&name), scheme)
+                    {
+                        for (k, v) in t {
+                            o.entry(k).or_insert(v);
+                        }
+                    }
+                }
+            }
+            // skills: the same skills in the same order; add `security`.
+            (Some(Value::Array(ours)), Value::Array(theirs)) if key == "skills" => {
+                for (o, t) in ours.iter_mut().zip(theirs) {
+                    if let (Value::Object(o), Value::Object(t)) = (o, t) {
+                        for (k, v) in t {
+                            o.entry(k).or_insert(v);
+                        }
+                    }
+                }
+            }
+            // Same key, same meaning (name, version, capabilities...):
+            // the 1.0 member stays.
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// The top-level members [`union_card`] adds to a 1.0 card (besides the
+/// members it merges into security schemes and skills).
+pub const V03_CARD_MEMBERS: &[&str] = &[
+    "url",
+    "preferredTransport",
+    "additionalInterfaces",
+    "protocolVersion",
+    "security",
+    "supportsAuthenticatedExtendedCard",
+];

@@ -86,7 +86,7 @@ mod requests;
 mod table;
 mod task;
 
-pub use card::{card_from_v0_3, V03_PROTOCOL_VERSION};
+pub use card::{card_from_v0_3, union_card, V03_CARD_MEMBERS, V03_PROTOCOL_VERSION};
 pub use table::{mapping_rows, Fate, Mapping, MAPPING};
 pub use task::{state_from_str, state_name};
 
@@ -161,6 +161,37 @@ pub fn params_to_writer(
         };
     }
     crate::operation_table!(arms)
+}
+
+/// A unary operation's [`Reply`](crate::Reply) in its 0.3 form, the
+/// `result` of a 0.3 JSON-RPC response. A streaming reply has no single
+/// form (its events are each a [`StreamResponse`](crate::StreamResponse)),
+/// nor has `ListTasks`: both fail to serialize.
+#[derive(Debug, Clone, Copy)]
+pub struct ReplyV03<'a>(pub &'a crate::Reply);
+
+impl Serialize for ReplyV03<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        macro_rules! reply_v03 {
+            (unary, $v:ident, $s:ident) => {
+                $v.serialize_v0_3($s)
+            };
+            (stream, $v:ident, $s:ident) => {{
+                let _ = $v;
+                Err(<S::Error as serde::ser::Error>::custom(
+                    "a stream has no single 0.3 result",
+                ))
+            }};
+        }
+        macro_rules! arms {
+            ($($name:ident { method: $m:ident, section: $sec:literal, answer: $answer:ident, $($rest:tt)* })*) => {
+                match self.0 {
+                    $( crate::Reply::$name(v) => reply_v03!($answer, v, s), )*
+                }
+            };
+        }
+        crate::operation_table!(arms)
+    }
 }
 
 /// Implements [`Codec`] for a model type through its wire struct: `From<&Model>`
