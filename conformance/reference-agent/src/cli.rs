@@ -269,7 +269,8 @@ impl Options {
     }
 
     /// The agent, behind the server, for a listener bound to `bound`:
-    /// JSON-RPC at `/` and HTTP+JSON at the root of the base URL, the
+    /// JSON-RPC at `/`, HTTP+JSON at the root of the base URL and gRPC
+    /// (HTTP/2 with prior knowledge on the same port), the
     /// card at `/.well-known/agent-card.json`, bearer authentication when
     /// tokens were given, push delivery over HTTP, SSE keep-alive comments
     /// every `--keep-alive` of quiet.
@@ -278,6 +279,8 @@ impl Options {
         let mut interfaces = vec![
             AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
             AgentInterface::new(base.clone(), "HTTP+JSON", "1.0"),
+            // gRPC clients dial the authority: h2c on the same port.
+            AgentInterface::new(base.clone(), "GRPC", "1.0"),
         ];
         if self.v0_3 {
             // JSON-RPC only: the HTTP+JSON routes speak 1.0.
@@ -511,6 +514,11 @@ mod tests {
             "https://agents.example.com/a2a/"
         );
         assert_eq!(card.supported_interfaces[1].protocol_binding, "HTTP+JSON");
+        assert_eq!(card.supported_interfaces[2].protocol_binding, "GRPC");
+        assert_eq!(
+            card.supported_interfaces[2].url,
+            "https://agents.example.com/a2a"
+        );
     }
 
     #[tokio::test]

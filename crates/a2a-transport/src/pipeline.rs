@@ -6,6 +6,7 @@
 
 use std::sync::LazyLock;
 use std::task::Poll;
+use std::time::Duration;
 
 use a2a_types::{A2aError, A2aRequest, ErrorKind, FieldViolation, Reply, StreamResponse};
 use http::request::Parts;
@@ -44,6 +45,7 @@ use crate::version::ProtocolVersion;
 pub struct CallHead<'a> {
     auth: AuthRequest<'a>,
     query: Option<&'a QueryParams<'a>>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> CallHead<'a> {
@@ -57,6 +59,7 @@ impl<'a> CallHead<'a> {
         CallHead {
             auth: AuthRequest::new(&POST, &ROOT, metadata, extensions),
             query: None,
+            timeout: None,
         }
     }
 
@@ -67,7 +70,21 @@ impl<'a> CallHead<'a> {
         CallHead {
             auth: AuthRequest::from_parts(parts),
             query,
+            timeout: None,
         }
+    }
+
+    /// The same head with the time the caller gives the call (gRPC's
+    /// `grpc-timeout`), which the pipeline hands to the handler as
+    /// [`CallContext::timeout`](crate::CallContext::timeout).
+    pub fn with_timeout(mut self, timeout: Duration) -> CallHead<'a> {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// The time the caller gives the call, if it said.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
     }
 
     /// The header-named service parameters and credentials.
