@@ -8,7 +8,7 @@ use std::time::Duration;
 use a2a_hyper::{ServeOptions, TokioTimer};
 use a2a_signing::{CardSigner, Jwk, JwkSet, SigningKey};
 use a2a_transport::server::AGENT_CARD_PATH;
-use a2a_transport::{server::BearerAuth, webhook::Allowlist, A2aServer};
+use a2a_transport::{server::BearerAuth, webhook::Allowlist, A2aServer, ProtocolVersion};
 use a2a_types::AgentInterface;
 
 use crate::config::AgentConfig;
@@ -42,6 +42,9 @@ USAGE: a2a-reference-agent [OPTIONS]
                          default is the algorithm) and serve the public key as a JWKS (spec 8.4)
   --jwks-path <path>     where that JWKS is served and what the signature's `jku` names
                          (default /.well-known/jwks.json)
+  --v0-3                 also serve A2A 0.3 on JSON-RPC (requests without A2A-Version;
+                         spec 3.6.2): a JSONRPC 0.3 interface on the card, which is then the
+                         union card 0.3 clients read; off by default (not with --signing-key)
   --quiet                no request log
   -h, --help             this text
 
@@ -80,6 +83,8 @@ pub struct Options {
     pub signing_key: Option<Jwk>,
     /// `--jwks-path`.
     pub jwks_path: String,
+    /// `--v0-3`: serve A2A 0.3 too.
+    pub v0_3: bool,
 }
 
 impl Default for Options {
@@ -98,6 +103,7 @@ impl Default for Options {
             log: true,
             signing_key: None,
             jwks_path: DEFAULT_JWKS_PATH.to_owned(),
+            v0_3: false,
         }
     }
 }
@@ -172,6 +178,7 @@ impl Options {
                         Duration::from_secs(number("--keep-alive", &value("--keep-alive")?)?)
                 }
                 "--quiet" => o.log = false,
+                "--v0-3" => o.v0_3 = true,
                 "--signing-key" => {
                     let path = value("--signing-key")?;
                     let text =
@@ -207,6 +214,11 @@ impl Options {
         }
         if o.max_stream_events == 0 {
             return Err("--max-stream-events must be at least 1".to_owned());
+        }
+        if o.v0_3 && o.signing_key.is_some() {
+            // A signature covers the card's 1.0 form; the union card's 0.3
+            // members would make every 1.0 verifier refuse it.
+            return Err("--v0-3 cannot be combined with --signing-key".to_owned());
         }
         Ok(Parsed::Run(Box::new(o)))
     }
@@ -264,13 +276,18 @@ impl Options {
     /// every `--keep-alive` of quiet.
     pub fn server(&self, bound: SocketAddr) -> Result<Arc<A2aServer<ReferenceAgent>>, String> {
         let base = self.base_url(bound);
+        let mut interfaces = vec![
+            AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
+            AgentInterface::new(base.clone(), "HTTP+JSON", "1.0"),
+            // gRPC clients dial the authority: h2c on the same port.
+            AgentInterface::new(base.clone(), "GRPC", "1.0"),
+        ];
+        if self.v0_3 {
+            // JSON-RPC only: the HTTP+JSON routes speak 1.0.
+            interfaces.push(AgentInterface::new(format!("{base}/"), "JSONRPC", "0.3"));
+        }
         let mut config = AgentConfig::default()
-            .with_interfaces(vec![
-                AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
-                AgentInterface::new(base.clone(), "HTTP+JSON", "1.0"),
-                // gRPC clients dial the authority: h2c on the same port.
-                AgentInterface::new(base.clone(), "GRPC", "1.0"),
-            ])
+            .with_interfaces(interfaces)
             .with_push_allowlist(self.allowlist());
         config.limits.max_tasks = self.max_tasks;
         config.limits.max_store_bytes = self.max_store_bytes;
@@ -311,6 +328,10 @@ impl Options {
         let mut server_config = agent
             .server_config()
             .with_keep_alive(self.keep_alive, TokioTimer);
+        if self.v0_3 {
+            server_config =
+                server_config.with_versions([ProtocolVersion::V1_0, ProtocolVersion::V0_3]);
+        }
         if let Some(url) = &self.public_url {
             // A proxy forwards `{public url}/...` to this server's `/...`.
             let path = url.parse::<http::Uri>().map(|u| u.path().to_owned());
@@ -498,5 +519,45 @@ mod tests {
             card.supported_interfaces[2].url,
             "https://agents.example.com/a2a"
         );
+    }
+
+    #[tokio::test]
+    async fn v0_3_serves_0_3_json_rpc_beside_1_0() {
+        let bound: SocketAddr = "127.0.0.1:9".parse().unwrap();
+        // Off by default: a request without A2A-Version is refused.
+        let plain = run(&[]).server(bound).unwrap();
+        assert!(plain
+            .card()
+            .supported_interfaces
+            .iter()
+            .all(|i| i.protocol_version == "1.0"));
+        let o = run(&["--v0-3"]);
+        assert!(o.v0_3);
+        let server = o.server(bound).unwrap();
+        let v03: Vec<&str> = server
+            .card()
+            .supported_interfaces
+            .iter()
+            .filter(|i| i.protocol_version == "0.3")
+            .map(|i| i.protocol_binding.as_str())
+            .collect();
+        assert_eq!(v03, ["JSONRPC"]);
+        let body = br#"{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"echo hi"}]}}}"#;
+        let call = || {
+            http::Request::post("/")
+                .header("content-type", "application/json")
+                .body(bytes::Bytes::from_static(body))
+                .unwrap()
+        };
+        let resp = server.handle(call()).await;
+        let json = resp.into_body().into_bytes().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        assert_eq!(v["result"]["kind"], "task", "{v}");
+        let resp = plain.handle(call()).await;
+        let json = resp.into_body().into_bytes().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        assert_eq!(v["error"]["code"], -32009, "{v}");
+        // Not with a signed card: the signature would not cover the union card.
+        assert!(parse(&["--v0-3", "--signing-key", "/nonexistent"]).is_err());
     }
 }

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
+use a2a_types::v0_3::V03;
 use a2a_types::{A2aRequest, Operation};
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
@@ -104,16 +105,21 @@ macro_rules! method_table {
             }
         }
 
-        /// Decodes `params` for `op` from a deserializer in one pass.
-        pub(crate) struct ParamsSeed(pub(crate) Operation);
+        /// Decodes `params` for `op` in the table's form from a
+        /// deserializer in one pass.
+        pub(crate) struct ParamsSeed(pub(crate) Operation, pub(crate) Form);
 
         impl<'de> DeserializeSeed<'de> for ParamsSeed {
             type Value = A2aRequest;
 
             fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<A2aRequest, D::Error> {
-                match self.0 {
-                    $( Operation::$name => {
+                match (self.0, self.1) {
+                    $( (Operation::$name, Form::V1_0) => {
                         Option::<$params>::deserialize(d).map(|p| A2aRequest::$name(p.unwrap_or_default()))
+                    }
+                    (Operation::$name, Form::V0_3) => {
+                        Option::<V03<$params>>::deserialize(d)
+                            .map(|p| A2aRequest::$name(p.map(|p| p.0).unwrap_or_default()))
                     } )*
                 }
             }
@@ -122,17 +128,26 @@ macro_rules! method_table {
         /// Decodes `params` for `op` from a deserializer straight into a
         /// slot: returned through the layers above, a request of hundreds
         /// of bytes would be copied at each.
-        pub(crate) struct ParamsInto<'a>(pub(crate) Operation, pub(crate) &'a mut Option<A2aRequest>);
+        pub(crate) struct ParamsInto<'a>(
+            pub(crate) Operation,
+            pub(crate) Form,
+            pub(crate) &'a mut Option<A2aRequest>,
+        );
 
         impl<'de> DeserializeSeed<'de> for ParamsInto<'_> {
             type Value = ();
 
             fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-                match self.0 {
-                    $( Operation::$name => d.deserialize_option(SlotVisitor {
-                        slot: self.1,
+                match (self.0, self.1) {
+                    $( (Operation::$name, Form::V1_0) => d.deserialize_option(SlotVisitor {
+                        slot: self.2,
                         wrap: A2aRequest::$name,
                         params: PhantomData::<$params>,
+                    }),
+                    (Operation::$name, Form::V0_3) => d.deserialize_option(SlotVisitor {
+                        slot: self.2,
+                        wrap: |p: V03<$params>| A2aRequest::$name(p.0),
+                        params: PhantomData::<V03<$params>>,
                     }), )*
                 }
             }
@@ -141,9 +156,10 @@ macro_rules! method_table {
         /// Decodes `params` for `op` from its JSON text with the
         /// path-reporting decoder (the slow path, run only to explain a
         /// failure).
-        pub(crate) fn params_error_path(op: Operation, json: &[u8]) -> Option<a2a_types::DecodeError> {
-            match op {
-                $( Operation::$name => a2a_types::from_slice::<Option<$params>>(json).err(), )*
+        pub(crate) fn params_error_path(op: Operation, form: Form, json: &[u8]) -> Option<a2a_types::DecodeError> {
+            match (op, form) {
+                $( (Operation::$name, Form::V1_0) => a2a_types::from_slice::<Option<$params>>(json).err(),
+                (Operation::$name, Form::V0_3) => a2a_types::from_slice::<Option<V03<$params>>>(json).err(), )*
             }
         }
     };
@@ -192,23 +208,80 @@ where
 
 a2a_types::operation_table!(method_table);
 
-/// A table from method names to operations. The decoder reads one of
-/// these, so a compatibility table (the 0.3 names such as `message/send`)
-/// can be offered without touching the decoder.
+/// The A2A 0.3 method names (0.3 spec 3.5.6, 7). 0.3 has no `tasks/list`,
+/// so `ListTasks` is not here and its name is `MethodNotFoundError`.
+const V0_3_ENTRIES: &[(&str, Operation)] = &[
+    ("message/send", Operation::SendMessage),
+    ("message/stream", Operation::SendStreamingMessage),
+    ("tasks/get", Operation::GetTask),
+    ("tasks/cancel", Operation::CancelTask),
+    ("tasks/resubscribe", Operation::SubscribeToTask),
+    (
+        "tasks/pushNotificationConfig/set",
+        Operation::CreateTaskPushNotificationConfig,
+    ),
+    (
+        "tasks/pushNotificationConfig/get",
+        Operation::GetTaskPushNotificationConfig,
+    ),
+    (
+        "tasks/pushNotificationConfig/list",
+        Operation::ListTaskPushNotificationConfigs,
+    ),
+    (
+        "tasks/pushNotificationConfig/delete",
+        Operation::DeleteTaskPushNotificationConfig,
+    ),
+    (
+        "agent/getAuthenticatedExtendedCard",
+        Operation::GetExtendedAgentCard,
+    ),
+];
+
+/// The JSON form of params and results a [`MethodTable`] speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Form {
+    /// ProtoJSON of the 1.0 proto (spec 5.5).
+    #[default]
+    V1_0,
+    /// The 0.3 JSON Schema's shapes ([`a2a_types::v0_3`]).
+    V0_3,
+}
+
+/// A table from method names to operations, with the JSON form of their
+/// params. The decoder reads one of these: [`MethodTable::V1`] or the
+/// compatibility table [`MethodTable::V0_3`] (`message/send`...).
 #[derive(Debug, Clone, Copy)]
 pub struct MethodTable {
     entries: &'static [(&'static str, Operation)],
+    form: Form,
 }
 
 impl MethodTable {
     /// The A2A v1.0 method names (spec 5.3): the proto RPC names.
     pub const V1: MethodTable = MethodTable {
         entries: V1_ENTRIES,
+        form: Form::V1_0,
     };
 
-    /// A table over `entries` (method name, operation).
+    /// The A2A 0.3 method names (0.3 spec 3.5.6), params in 0.3 form.
+    pub const V0_3: MethodTable = MethodTable {
+        entries: V0_3_ENTRIES,
+        form: Form::V0_3,
+    };
+
+    /// A table over `entries` (method name, operation), params in 1.0 form.
     pub const fn new(entries: &'static [(&'static str, Operation)]) -> MethodTable {
-        MethodTable { entries }
+        MethodTable {
+            entries,
+            form: Form::V1_0,
+        }
+    }
+
+    /// The JSON form of this table's params and results.
+    pub const fn form(&self) -> Form {
+        self.form
     }
 
     /// The operation a method name invokes (exact, case-sensitive).
@@ -243,5 +316,20 @@ mod tests {
         }
         assert_eq!(MethodTable::V1.lookup("message/send"), None);
         assert_eq!(MethodTable::V1.lookup("getTask"), None);
+    }
+
+    #[test]
+    fn v0_3_table_has_every_operation_but_list_tasks() {
+        for op in Operation::ALL {
+            let name = MethodTable::V0_3.name_of(op);
+            assert_eq!(name.is_none(), op == Operation::ListTasks, "{op:?}");
+            if let Some(name) = name {
+                assert_eq!(MethodTable::V0_3.lookup(name), Some(op));
+                assert_eq!(MethodTable::V1.lookup(name), None);
+            }
+        }
+        assert_eq!(MethodTable::V0_3.lookup("tasks/list"), None);
+        assert_eq!(MethodTable::V0_3.lookup("SendMessage"), None);
+        assert_eq!(MethodTable::V0_3.form(), Form::V0_3);
     }
 }

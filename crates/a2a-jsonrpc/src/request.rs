@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 
 use crate::batch::is_batch;
 use crate::id::Id;
-use crate::method::{params_error_path, MethodTable, ParamsInto, ParamsSeed};
+use crate::method::{params_error_path, Form, MethodTable, ParamsInto, ParamsSeed};
 use crate::response::ErrorResponse;
 use a2a_types::A2aRequest;
 
@@ -198,6 +198,8 @@ struct Envelope<'de> {
     params: Params<'de>,
     /// The first member that appeared twice, if any.
     duplicate: Option<&'static str>,
+    /// The form of the params, from the method table.
+    form: Form,
 }
 
 /// A member the single pass checked itself, or its raw text for the
@@ -279,7 +281,7 @@ impl<'de> Envelope<'de> {
         };
         match self.params {
             Params::Typed => {}
-            Params::Absent => match ParamsSeed(op).deserialize(RawNull) {
+            Params::Absent => match ParamsSeed(op, self.form).deserialize(RawNull) {
                 Ok(r) => *params = Some(r),
                 Err(e) => return Err(ErrorResponse::new(id, A2aError::internal(e.to_string()))),
             },
@@ -294,9 +296,17 @@ impl<'de> Envelope<'de> {
                     ));
                 }
                 let mut de = serde_json::Deserializer::from_str(raw.get());
-                match ParamsSeed(op).deserialize(&mut de) {
+                match ParamsSeed(op, self.form).deserialize(&mut de) {
                     Ok(r) => *params = Some(r),
-                    Err(e) => return Err(params_decode_error(id, op, raw.get().as_bytes(), e)),
+                    Err(e) => {
+                        return Err(params_decode_error(
+                            id,
+                            op,
+                            self.form,
+                            raw.get().as_bytes(),
+                            e,
+                        ))
+                    }
                 }
             }
         }
@@ -444,10 +454,11 @@ fn invalid_params(id: Id, violations: Vec<FieldViolation>) -> ErrorResponse {
 fn params_decode_error(
     id: Id,
     op: Operation,
+    form: Form,
     json: &[u8],
     fallback: serde_json::Error,
 ) -> ErrorResponse {
-    let v = match params_error_path(op, json) {
+    let v = match params_error_path(op, form, json) {
         Some(e) => {
             let path = e.path();
             let field = if path.is_empty() || path == "." {
@@ -613,6 +624,7 @@ impl<'de> Visitor<'de> for EnvelopeVisitor<'_> {
             op: None,
             params: Params::Absent,
             duplicate: None,
+            form: methods.form(),
         };
         let mut seen = [false; 4];
         while let Some(key) = map.next_key::<Key>()? {
@@ -650,7 +662,7 @@ impl<'de> Visitor<'de> for EnvelopeVisitor<'_> {
                 Key::Params => {
                     env.params = match (env.op, typed.as_deref_mut()) {
                         (Some(op), Some(slot)) => {
-                            map.next_value_seed(ParamsInto(op, slot))?;
+                            map.next_value_seed(ParamsInto(op, methods.form(), slot))?;
                             Params::Typed
                         }
                         _ => Params::Raw(map.next_value()?),

@@ -96,7 +96,13 @@ pub fn encode_request_with(id: &Id, request: &A2aRequest, table: &MethodTable) -
     out.extend_from_slice(br#","method":"#);
     crate::id::write_json_string(&mut out, name);
     out.extend_from_slice(br#","params":"#);
-    if a2a_types::json::to_writer(&mut out, request).is_err() {
+    let start = out.len();
+    let written = match table.form() {
+        crate::Form::V0_3 => a2a_types::v0_3::params_to_writer(&mut out, request),
+        _ => a2a_types::json::to_writer(&mut out, request),
+    };
+    if written.is_err() {
+        out.truncate(start);
         out.extend_from_slice(b"{}");
     }
     out.push(b'}');

@@ -518,7 +518,13 @@ impl<S: A2aService> A2aServer<S> {
         }
         let cache_control = HeaderValue::from_str(&config.card_cache_control)
             .map_err(|_| ConfigError::CacheControl(config.card_cache_control.clone()))?;
-        let mut card_resource = AgentCardResource::new(&card)
+        // Serving 0.3 too, the card is the union card 0.3 clients read.
+        let card_resource = if config.versions.contains(&ProtocolVersion::V0_3) {
+            AgentCardResource::new_with_v0_3(&card)
+        } else {
+            AgentCardResource::new(&card)
+        };
+        let mut card_resource = card_resource
             .map_err(|e| ConfigError::Card(e.to_string()))?
             .with_cache_control(cache_control);
         if let Some(at) = config.card_last_modified {
@@ -685,8 +691,19 @@ impl<S: A2aService> A2aServer<S> {
     /// Drives one framed request through the pipeline.
     async fn run<'a, F: Framed<'a> + Send>(&self, mut call: F) -> Response<Body> {
         let head = call.head();
-        let answer = self.serve(head, || call.decode()).await;
-        call.respond(answer)
+        // The binding decodes and encodes in the version the caller asked
+        // for (spec 3.6.2); the checks stay the pipeline's.
+        let (answer, version) = match self.admit(head).await {
+            Ok(cx) => {
+                let version = cx.version;
+                (
+                    self.proceed(cx, || call.decode_as(version)).await,
+                    Some(version),
+                )
+            }
+            Err(err) => (Err(err), None),
+        };
+        call.respond_as(answer, version)
     }
 
     /// Drives a JSON-RPC batch: admitted once, then each element through
@@ -700,10 +717,11 @@ impl<S: A2aService> A2aServer<S> {
             Ok(elements) => elements,
             Err(refused) => return refused,
         };
+        let version = cx.version;
         let mut responses = Vec::with_capacity(elements.len());
         for mut element in elements {
-            let answer = self.proceed(cx.clone(), || element.decode()).await;
-            responses.push(element.respond(answer));
+            let answer = self.proceed(cx.clone(), || element.decode(version)).await;
+            responses.push(element.respond(answer, version));
         }
         jsonrpc_binding::JsonRpcBatch::respond(responses)
     }
@@ -757,11 +775,17 @@ impl<S: A2aService> A2aServer<S> {
     /// # }
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// `decode` reads a 1.0 request and its caller encodes a 1.0 answer:
+    /// on a server that also accepts 0.3, a 0.3 caller (no `A2A-Version`)
+    /// is answered `VersionNotSupportedError` here rather than served with
+    /// 1.0 semantics (spec 3.6.2).
     pub async fn serve<F>(&self, head: CallHead<'_>, decode: F) -> Result<Answer, A2aError>
     where
         F: FnOnce() -> Result<A2aRequest, A2aError>,
     {
         let cx = self.admit(head).await?;
+        crate::pipeline::only_1_0(cx.version)?;
         self.proceed(cx, decode).await
     }
 

@@ -101,15 +101,31 @@ impl AgentCardResource {
     ///
     /// Only if serialization fails, which the `a2a-types` card does not.
     pub fn new(card: &AgentCard) -> Result<AgentCardResource, serde_json::Error> {
-        let json = Bytes::from(a2a_types::json::to_vec(card)?);
+        Ok(AgentCardResource::from_json(Bytes::from(
+            a2a_types::json::to_vec(card)?,
+        )))
+    }
+
+    /// The resource serving `card` readable by 0.3 clients too: the union
+    /// card of [`a2a_types::v0_3::union_card`], the 1.0 members with the
+    /// 0.3 ones beside them (what a server that also serves 0.3 publishes,
+    /// spec 3.6.2).
+    pub fn new_with_v0_3(card: &AgentCard) -> Result<AgentCardResource, serde_json::Error> {
+        let union = a2a_types::v0_3::union_card(card)?;
+        Ok(AgentCardResource::from_json(Bytes::from(
+            a2a_types::json::to_vec(&union)?,
+        )))
+    }
+
+    fn from_json(json: Bytes) -> AgentCardResource {
         let etag = HeaderValue::from_str(&strong_etag(&json))
             .unwrap_or_else(|_| HeaderValue::from_static("\"0\""));
-        Ok(AgentCardResource {
+        AgentCardResource {
             json,
             etag,
             cache_control: HeaderValue::from_static(DEFAULT_CARD_CACHE_CONTROL),
             last_modified: None,
-        })
+        }
     }
 
     /// The same resource sending `Last-Modified: at` and answering

@@ -43,6 +43,9 @@ use crate::unwind::{panicked, poll_next_caught};
 pub(crate) enum Framing {
     /// JSON-RPC responses carrying this request id.
     JsonRpc(Id),
+    /// JSON-RPC responses carrying this request id, each result in its
+    /// 0.3 form (`kind`-tagged, 0.3 spec 7.2).
+    JsonRpcV03(Id),
     /// Bare `StreamResponse` objects.
     Rest,
 }
@@ -99,6 +102,7 @@ impl Frames {
         let id = self.next_id();
         let json = match &self.framing {
             Framing::JsonRpc(id) => encode_result(id, event),
+            Framing::JsonRpcV03(id) => encode_result(id, &a2a_types::v0_3::V03(event)),
             Framing::Rest => match a2a_types::json::to_vec(event) {
                 Ok(json) => json,
                 Err(_) => {
@@ -117,7 +121,7 @@ impl Frames {
 
     fn error(&mut self, error: &A2aError) -> Bytes {
         let json = match &self.framing {
-            Framing::JsonRpc(id) => encode_error(id, error),
+            Framing::JsonRpc(id) | Framing::JsonRpcV03(id) => encode_error(id, error),
             Framing::Rest => a2a_types::json::to_vec(&error.to_status()).unwrap_or_default(),
         };
         if self.encoder.event(Some("error"), None, &json).is_err() {

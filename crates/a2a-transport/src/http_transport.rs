@@ -635,6 +635,11 @@ fn path_error(op: Operation, e: BuildPathError) -> A2aError {
         BuildPathError::MissingParam { param, .. }
         | BuildPathError::UnexpectedParam { param, .. }
         | BuildPathError::EmptyParam { param } => param,
+        // Only a 0.3 table lacks a route; the caller's version has no
+        // such operation.
+        BuildPathError::NoRoute { .. } => {
+            return A2aError::new(a2a_types::ErrorKind::MethodNotFound, e.to_string())
+        }
     };
     let field = Route::canonical(op)
         .field_name(param)

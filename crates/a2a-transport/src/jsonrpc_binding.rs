@@ -44,7 +44,7 @@
 
 use a2a_jsonrpc::{
     decode_request, encode_batch, encode_error, encode_result, is_batch, peek_id, split_batch,
-    BatchLimits, DecodeConfig, Id,
+    BatchLimits, DecodeConfig, Id, MethodTable,
 };
 use a2a_types::{A2aError, A2aRequest, ErrorKind};
 use bytes::Bytes;
@@ -58,6 +58,7 @@ use crate::keep_alive::KeepAlive;
 use crate::media::{check_json_content_type, APPLICATION_JSON_VALUE};
 use crate::pipeline::{query_error, status_of, Answer, CallHead, Framed};
 use crate::query::{QueryError, QueryParams};
+use crate::version::ProtocolVersion;
 
 /// A request to the JSON-RPC endpoint, past the transport checks.
 pub(crate) struct JsonRpcCall<'a> {
@@ -162,8 +163,16 @@ pub(crate) fn frame<'a>(
 
 /// The decode step shared by single requests and batch elements: the
 /// decoder's id and notification flag are kept for the answer.
-fn decode_into(body: &[u8], id: &mut Id, notification: &mut bool) -> Result<A2aRequest, A2aError> {
+fn decode_into(
+    body: &[u8],
+    id: &mut Id,
+    notification: &mut bool,
+    version: ProtocolVersion,
+) -> Result<A2aRequest, A2aError> {
     let mut config = DecodeConfig::default();
+    // A 0.3 caller names 0.3 methods with 0.3 params (spec 3.6.2); its
+    // `tasks/list` is then MethodNotFound, as 0.3 has none.
+    config.methods = methods_of(version);
     // The body is within the server's limit; REQUIRED fields are the
     // pipeline's to check.
     config.max_request_size = usize::MAX;
@@ -188,20 +197,37 @@ impl<'a> Framed<'a> for JsonRpcCall<'a> {
     }
 
     fn decode(&mut self) -> Result<A2aRequest, A2aError> {
-        decode_into(self.body, &mut self.id, &mut self.notification)
+        self.decode_as(ProtocolVersion::V1_0)
+    }
+
+    fn decode_as(&mut self, version: ProtocolVersion) -> Result<A2aRequest, A2aError> {
+        decode_into(self.body, &mut self.id, &mut self.notification, version)
     }
 
     fn respond(self, answer: Result<Answer, A2aError>) -> Response<Body> {
+        self.respond_as(answer, None)
+    }
+
+    fn respond_as(
+        self,
+        answer: Result<Answer, A2aError>,
+        version: Option<ProtocolVersion>,
+    ) -> Response<Body> {
         if self.notification {
             return no_content();
         }
+        let v03 = version == Some(ProtocolVersion::V0_3);
         match answer {
             Ok(Answer::Unary(reply)) => {
-                json_response(StatusCode::OK, encode_result(&self.id, &reply))
+                json_response(StatusCode::OK, encode_reply(&self.id, &reply, v03))
             }
             Ok(Answer::Stream { first, rest, ids }) => sse_response(
                 Body::stream(Frames::new(
-                    Framing::JsonRpc(self.id),
+                    if v03 {
+                        Framing::JsonRpcV03(self.id)
+                    } else {
+                        Framing::JsonRpc(self.id)
+                    },
                     Some(first),
                     rest,
                     ids,
@@ -262,8 +288,8 @@ impl<'a> JsonRpcBatch<'a> {
 impl BatchElement<'_> {
     /// The element's request; a streaming method is refused, since its
     /// stream cannot be an element of the answer array.
-    pub(crate) fn decode(&mut self) -> Result<A2aRequest, A2aError> {
-        let request = decode_into(self.body, &mut self.id, &mut self.notification)?;
+    pub(crate) fn decode(&mut self, version: ProtocolVersion) -> Result<A2aRequest, A2aError> {
+        let request = decode_into(self.body, &mut self.id, &mut self.notification, version)?;
         if request.operation().is_streaming() {
             return Err(A2aError::new(
                 ErrorKind::UnsupportedOperation,
@@ -277,18 +303,43 @@ impl BatchElement<'_> {
     }
 
     /// The element's response, `None` for a notification.
-    pub(crate) fn respond(&self, answer: Result<Answer, A2aError>) -> Option<Vec<u8>> {
+    pub(crate) fn respond(
+        &self,
+        answer: Result<Answer, A2aError>,
+        version: ProtocolVersion,
+    ) -> Option<Vec<u8>> {
         if self.notification {
             return None;
         }
         Some(match answer {
-            Ok(Answer::Unary(reply)) => encode_result(&self.id, &reply),
+            Ok(Answer::Unary(reply)) => {
+                encode_reply(&self.id, &reply, version == ProtocolVersion::V0_3)
+            }
             Ok(_) => encode_error(
                 &self.id,
                 &A2aError::internal("a streaming answer in a batch"),
             ),
             Err(err) => encode_error(&self.id, &err),
         })
+    }
+}
+
+/// The method table a caller of `version` names its methods by.
+fn methods_of(version: ProtocolVersion) -> MethodTable {
+    if version == ProtocolVersion::V0_3 {
+        MethodTable::V0_3
+    } else {
+        MethodTable::V1
+    }
+}
+
+/// A unary result in the caller's form: 0.3 (`kind`-tagged, 0.3 spec 7)
+/// or 1.0 ProtoJSON.
+fn encode_reply(id: &Id, reply: &a2a_types::Reply, v03: bool) -> Vec<u8> {
+    if v03 {
+        encode_result(id, &a2a_types::v0_3::ReplyV03(reply))
+    } else {
+        encode_result(id, reply)
     }
 }
 

@@ -371,11 +371,30 @@ pub mod http_json {
     //! | `GetExtendedAgentCard` | `GET /extendedAgentCard` | `tenant` |
     //!
     //! The table is data ([`Route::all`](crate::http_json::Route::all)); a test checks this page against it.
+    //!
+    //! # The 0.3 routes
+    //!
+    //! [`RouteTable::V0_3`](crate::http_json::RouteTable::V0_3) (0.3 spec 3.5.6): under `/v1`, without
+    //! tenants, and without `ListTasks` (0.3's JSON-RPC has no `tasks/list`).
+    //! Beside each route, the JSON-RPC 0.3 method of the same operation.
+    //!
+    //! | JSON-RPC 0.3 method | operation | method and path |
+    //! | --- | --- | --- |
+    //! | `message/send` | `SendMessage` | `POST /v1/message:send` |
+    //! | `message/stream` | `SendStreamingMessage` | `POST /v1/message:stream` |
+    //! | `tasks/get` | `GetTask` | `GET /v1/tasks/{id}` |
+    //! | `tasks/cancel` | `CancelTask` | `POST /v1/tasks/{id}:cancel` |
+    //! | `tasks/resubscribe` | `SubscribeToTask` | `POST /v1/tasks/{id}:subscribe` (also `GET`) |
+    //! | `tasks/pushNotificationConfig/set` | `CreateTaskPushNotificationConfig` | `POST /v1/tasks/{id}/pushNotificationConfigs` |
+    //! | `tasks/pushNotificationConfig/get` | `GetTaskPushNotificationConfig` | `GET /v1/tasks/{id}/pushNotificationConfigs/{configId}` |
+    //! | `tasks/pushNotificationConfig/list` | `ListTaskPushNotificationConfigs` | `GET /v1/tasks/{id}/pushNotificationConfigs` |
+    //! | `tasks/pushNotificationConfig/delete` | `DeleteTaskPushNotificationConfig` | `DELETE /v1/tasks/{id}/pushNotificationConfigs/{configId}` |
+    //! | `agent/getAuthenticatedExtendedCard` | `GetExtendedAgentCard` | `GET /v1/card` |
     pub use crate::pct::PercentDecodeError;
     pub use crate::query::{QueryBuilder, QueryConfig, QueryError, QueryParams};
     pub use crate::route::{
         AllowedMethods, BasePathError, BuildPathError, PathParam, PathParams, QueryField,
-        QueryKind, RequestBody, Route, RouteError, RouteMatch, Router,
+        QueryKind, RequestBody, Route, RouteError, RouteMatch, RouteTable, Router,
     };
 }
 

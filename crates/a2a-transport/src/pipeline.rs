@@ -17,6 +17,7 @@ use crate::body::Body;
 use crate::query::{QueryError, QueryParams};
 use crate::service::{EventIds, EventStream};
 use crate::unwind::poll_next_caught;
+use crate::version::ProtocolVersion;
 
 /// What the pipeline reads of a call before its request message: the
 /// service parameters (`A2A-Version`, `A2A-Extensions`, spec 3.2.6) and
@@ -147,6 +148,42 @@ pub(crate) trait Framed<'a> {
     fn decode(&mut self) -> Result<A2aRequest, A2aError>;
     /// The binding's response for what the pipeline answered.
     fn respond(self, answer: Result<Answer, A2aError>) -> Response<Body>;
+
+    /// The typed request, read in the form of the negotiated `version`
+    /// (spec 3.6.2). The default speaks 1.0 only and tells a caller of
+    /// another version so, rather than serve it with 1.0 semantics.
+    fn decode_as(&mut self, version: ProtocolVersion) -> Result<A2aRequest, A2aError> {
+        only_1_0(version)?;
+        self.decode()
+    }
+
+    /// The response in the caller's `version` (`None` when the call was
+    /// refused before its version was known).
+    fn respond_as(
+        self,
+        answer: Result<Answer, A2aError>,
+        version: Option<ProtocolVersion>,
+    ) -> Response<Body>
+    where
+        Self: Sized,
+    {
+        let _ = version;
+        self.respond(answer)
+    }
+}
+
+/// `VersionNotSupportedError` for a version other than 1.0: what a
+/// binding or transport that speaks only 1.0 answers a caller of another
+/// version the server accepts (spec 3.6.2).
+pub(crate) fn only_1_0(version: ProtocolVersion) -> Result<(), A2aError> {
+    if version == ProtocolVersion::V1_0 {
+        Ok(())
+    } else {
+        Err(A2aError::version_not_supported(
+            &version.to_string(),
+            &["1.0"],
+        ))
+    }
 }
 
 /// The next item of `events`, or `Err(())` if polling it panicked.

@@ -340,7 +340,149 @@ static ROUTES: [Route; 12] = [
     ),
 ];
 
-/// Segments of the longest route, plus one for the tenant.
+const V1: Seg = Seg::Lit("v1");
+
+/// The A2A 0.3 route table (0.3 spec 3.2.3, 3.5.6): the same operations
+/// under `/v1`, the task id as `{id}` everywhere, no tenants, the extended
+/// card at `/v1/card`. 0.3's JSON-RPC has no `tasks/list` and neither does
+/// this table (a 0.3 `GET /v1/tasks` is 404). `SubscribeToTask` is `POST`
+/// in 0.3 spec 3.5.6 and `GET` in its method section: both accepted, `POST`
+/// built.
+static ROUTES_V0_3: [Route; 11] = [
+    route(
+        Operation::SendMessage,
+        Verb::Post,
+        &[V1, Seg::Lit("message")],
+        Some("send"),
+        "/v1/message:send",
+        &[],
+    ),
+    route(
+        Operation::SendStreamingMessage,
+        Verb::Post,
+        &[V1, Seg::Lit("message")],
+        Some("stream"),
+        "/v1/message:stream",
+        &[],
+    ),
+    route(
+        Operation::GetTask,
+        Verb::Get,
+        &[V1, TASKS, TASK_AS_ID],
+        None,
+        "/v1/tasks/{id}",
+        V03_GET_TASK_QUERY,
+    ),
+    route(
+        Operation::CancelTask,
+        Verb::Post,
+        &[V1, TASKS, TASK_AS_ID],
+        Some("cancel"),
+        "/v1/tasks/{id}:cancel",
+        &[],
+    ),
+    route(
+        Operation::SubscribeToTask,
+        Verb::Post,
+        &[V1, TASKS, TASK_AS_ID],
+        Some("subscribe"),
+        "/v1/tasks/{id}:subscribe",
+        &[],
+    ),
+    Route {
+        canonical: false,
+        ..route(
+            Operation::SubscribeToTask,
+            Verb::Get,
+            &[V1, TASKS, TASK_AS_ID],
+            Some("subscribe"),
+            "/v1/tasks/{id}:subscribe",
+            &[],
+        )
+    },
+    route(
+        Operation::CreateTaskPushNotificationConfig,
+        Verb::Post,
+        &[V1, TASKS, TASK_AS_TASK_ID, PUSH_CONFIGS],
+        None,
+        "/v1/tasks/{id}/pushNotificationConfigs",
+        &[],
+    ),
+    route(
+        Operation::GetTaskPushNotificationConfig,
+        Verb::Get,
+        &[V1, TASKS, TASK_AS_TASK_ID, PUSH_CONFIGS, CONFIG_AS_ID],
+        None,
+        "/v1/tasks/{id}/pushNotificationConfigs/{configId}",
+        &[],
+    ),
+    route(
+        Operation::ListTaskPushNotificationConfigs,
+        Verb::Get,
+        &[V1, TASKS, TASK_AS_TASK_ID, PUSH_CONFIGS],
+        None,
+        "/v1/tasks/{id}/pushNotificationConfigs",
+        &[],
+    ),
+    route(
+        Operation::DeleteTaskPushNotificationConfig,
+        Verb::Delete,
+        &[V1, TASKS, TASK_AS_TASK_ID, PUSH_CONFIGS, CONFIG_AS_ID],
+        None,
+        "/v1/tasks/{id}/pushNotificationConfigs/{configId}",
+        &[],
+    ),
+    route(
+        Operation::GetExtendedAgentCard,
+        Verb::Get,
+        &[V1, Seg::Lit("card")],
+        None,
+        "/v1/card",
+        &[],
+    ),
+];
+
+/// The query of 0.3's `GET /v1/tasks/{id}` (0.3 spec 7.3): no tenant.
+const V03_GET_TASK_QUERY: &[QueryField] = &[q("historyLength", QueryKind::Int32)];
+
+/// Which route table a [`Router`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum RouteTable {
+    /// A2A 1.0 (spec 11.3), with the `/{tenant}` prefix.
+    #[default]
+    V1_0,
+    /// A2A 0.3 (0.3 spec 3.5.6): under `/v1`, no tenants, no `ListTasks`.
+    V0_3,
+}
+
+impl RouteTable {
+    /// Every route of the table.
+    pub fn routes(self) -> &'static [Route] {
+        match self {
+            RouteTable::V1_0 => &ROUTES,
+            RouteTable::V0_3 => &ROUTES_V0_3,
+        }
+    }
+
+    /// The route a client uses for `operation` in this table; `None` for
+    /// an operation the table lacks (`ListTasks` in 0.3).
+    pub fn canonical(self, operation: Operation) -> Option<&'static Route> {
+        match self {
+            RouteTable::V1_0 => Some(Route::canonical(operation)),
+            RouteTable::V0_3 => ROUTES_V0_3
+                .iter()
+                .find(|r| r.operation == operation && r.canonical),
+        }
+    }
+
+    fn tenants(self) -> bool {
+        self == RouteTable::V1_0
+    }
+}
+
+/// Segments of the longest route: a 1.0 route plus the tenant, or a 0.3
+/// route (one more literal, `v1`, and no tenant).
 const MAX_SEGMENTS: usize = 5;
 
 impl Route {
@@ -673,6 +815,13 @@ pub enum BuildPathError {
         /// The empty parameter.
         param: PathParam,
     },
+    /// The router's table has no route for the operation (`ListTasks` in
+    /// 0.3).
+    #[error("{operation} has no route in this version's table")]
+    NoRoute {
+        /// The operation being built.
+        operation: Operation,
+    },
 }
 
 /// Why a base path was refused by [`Router::with_base_path`].
@@ -714,6 +863,7 @@ impl BasePathError {
 pub struct Router {
     base: String,
     max_path_len: usize,
+    table: RouteTable,
 }
 
 impl Default for Router {
@@ -732,6 +882,7 @@ impl Router {
         Router {
             base: String::new(),
             max_path_len: Router::DEFAULT_MAX_PATH_LEN,
+            table: RouteTable::V1_0,
         }
     }
 
@@ -758,7 +909,20 @@ impl Router {
         Ok(Router {
             base: base.to_owned(),
             max_path_len: Router::DEFAULT_MAX_PATH_LEN,
+            table: RouteTable::V1_0,
         })
+    }
+
+    /// The same router over another route table (default
+    /// [`RouteTable::V1_0`]).
+    pub fn with_table(mut self, table: RouteTable) -> Router {
+        self.table = table;
+        self
+    }
+
+    /// The route table this router reads.
+    pub fn table(&self) -> RouteTable {
+        self.table
     }
 
     /// Sets the path length limit in bytes (default
@@ -829,11 +993,17 @@ impl Router {
 
         let verb = Verb::from_method(method);
         let mut allowed = AllowedMethods::default();
-        // Tenant-less reading first, then the `/{tenant}` reading.
-        let readings = [(None, Some(segs)), (segs.first(), segs.get(1..))];
+        // Tenant-less reading first, then the `/{tenant}` reading (1.0 only).
+        let tenanted = if self.table.tenants() {
+            segs.get(1..)
+        } else {
+            None
+        };
+        let readings = [(None, Some(segs)), (segs.first(), tenanted)];
         for (tenant, body) in readings {
             let Some(body) = body else { continue };
-            for route in ROUTES.iter().filter(|r| r.shape_matches(body, custom_verb)) {
+            let routes = self.table.routes().iter();
+            for route in routes.filter(|r| r.shape_matches(body, custom_verb)) {
                 if verb == Some(route.verb) {
                     return route_match(route, tenant.copied(), body);
                 }
@@ -859,7 +1029,16 @@ impl Router {
         operation: Operation,
         params: &PathParams<'_>,
     ) -> Result<String, BuildPathError> {
-        let route = Route::canonical(operation);
+        let route = self
+            .table
+            .canonical(operation)
+            .ok_or(BuildPathError::NoRoute { operation })?;
+        if !self.table.tenants() && params.tenant.as_deref().is_some_and(|t| !t.is_empty()) {
+            return Err(BuildPathError::UnexpectedParam {
+                operation,
+                param: PathParam::Tenant,
+            });
+        }
         for param in [PathParam::TaskId, PathParam::ConfigId] {
             let wanted = route.params().any(|p| p == param);
             match (wanted, params.get(param)) {
@@ -1003,6 +1182,113 @@ mod tests {
             })
             .collect();
         assert_eq!(documented, table);
+    }
+
+    /// The 0.3 table in the same docs is `ROUTES_V0_3`, each route beside
+    /// the 0.3 JSON-RPC method of its operation.
+    #[test]
+    fn the_documented_0_3_routes_are_the_0_3_table() {
+        let docs = include_str!("lib.rs");
+        let documented: Vec<String> = docs
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("//! | `"))
+            .filter(|row| row.split('`').next().is_some_and(|m| m.contains('/')))
+            .map(|row| {
+                let cells: Vec<&str> = row.split(" | ").collect();
+                let path = cells[2]
+                    .trim_end_matches(" |")
+                    .split(" (")
+                    .next()
+                    .unwrap_or_default();
+                format!(
+                    "{} {} {}",
+                    cells[0].trim_matches('`'),
+                    cells[1].trim_matches('`'),
+                    path.trim_matches('`')
+                )
+            })
+            .collect();
+        let table: Vec<String> = RouteTable::V0_3
+            .routes()
+            .iter()
+            .filter(|r| r.is_canonical())
+            .map(|r| {
+                let method = a2a_jsonrpc::MethodTable::V0_3
+                    .name_of(r.operation())
+                    .unwrap_or("-");
+                format!(
+                    "{method} {} {} {}",
+                    r.operation().name(),
+                    r.method(),
+                    r.template()
+                )
+            })
+            .collect();
+        assert_eq!(documented, table);
+        // Every 0.3 method has a route, and ListTasks has neither.
+        for op in Operation::ALL {
+            assert_eq!(
+                RouteTable::V0_3.canonical(op).is_some(),
+                a2a_jsonrpc::MethodTable::V0_3.name_of(op).is_some(),
+                "{op}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_0_3_router_reads_v1_paths_without_tenants() {
+        let r = Router::new().with_table(RouteTable::V0_3);
+        let m = r.match_route(&Method::POST, "/v1/message:send").unwrap();
+        assert_eq!(m.operation(), Operation::SendMessage);
+        let m = r
+            .match_route(&Method::GET, "/v1/tasks/t%2F1/pushNotificationConfigs/c1")
+            .unwrap();
+        assert_eq!(m.operation(), Operation::GetTaskPushNotificationConfig);
+        assert_eq!(m.params.task_id.as_deref(), Some("t/1"));
+        assert_eq!(m.params.config_id.as_deref(), Some("c1"));
+        for method in [Method::GET, Method::POST] {
+            let m = r.match_route(&method, "/v1/tasks/t:subscribe").unwrap();
+            assert_eq!(m.operation(), Operation::SubscribeToTask);
+        }
+        assert_eq!(
+            r.match_route(&Method::GET, "/v1/card").unwrap().operation(),
+            Operation::GetExtendedAgentCard
+        );
+        // No tasks/list, no tenant prefix, no 1.0 paths.
+        assert_eq!(
+            r.match_route(&Method::GET, "/v1/tasks"),
+            Err(RouteError::NotFound)
+        );
+        assert_eq!(
+            r.match_route(&Method::POST, "/acme/v1/message:send"),
+            Err(RouteError::NotFound)
+        );
+        assert_eq!(
+            r.match_route(&Method::POST, "/message:send"),
+            Err(RouteError::NotFound)
+        );
+        // And the 1.0 router does not read 0.3 paths.
+        assert!(Router::new().match_route(&Method::GET, "/v1/card").is_err());
+        // Building: the 0.3 canonical routes; no ListTasks, no tenant.
+        let path = r
+            .build_path(
+                Operation::SubscribeToTask,
+                &PathParams::new().with_task_id("t 1"),
+            )
+            .unwrap();
+        assert_eq!(path, "/v1/tasks/t%201:subscribe");
+        assert_eq!(
+            r.build_path(Operation::ListTasks, &PathParams::new()),
+            Err(BuildPathError::NoRoute {
+                operation: Operation::ListTasks
+            })
+        );
+        assert!(r
+            .build_path(
+                Operation::GetExtendedAgentCard,
+                &PathParams::new().with_tenant("a")
+            )
+            .is_err());
     }
 
     #[test]

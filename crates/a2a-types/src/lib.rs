@@ -140,6 +140,7 @@ mod rules;
 mod security;
 mod task;
 mod timestamp;
+pub mod v0_3;
 mod validate;
 
 #[cfg(feature = "testing")]

@@ -62,3 +62,26 @@ fn every_seed_of_the_reader_corpus_keeps_the_one_sided_guarantee() {
         "{accepted} readings of {json} JSON seeds"
     );
 }
+
+/// The 0.3 seeds through the 0.3 harness; most of them must decode as
+/// something (they are our own 0.3 output plus hand-written edge cases).
+#[test]
+fn every_seed_of_the_0_3_corpus_replays_without_panicking() {
+    let own = seeds("v0_3_decode");
+    let mut decoded = 0;
+    for path in &own {
+        if a2a_types::testing::fuzz_decode_v0_3(&std::fs::read(path).unwrap()) > 0 {
+            decoded += 1;
+        }
+    }
+    assert!(own.len() >= 40, "only {} seeds", own.len());
+    assert!(
+        decoded * 4 >= own.len() * 3,
+        "{decoded} of {} decode",
+        own.len()
+    );
+    // The 1.0 seeds must not panic the 0.3 harness either.
+    for path in seeds("types_decode") {
+        a2a_types::testing::fuzz_decode_v0_3(&std::fs::read(path).unwrap());
+    }
+}

@@ -18,3 +18,4 @@ mod media;
 mod operations;
 mod oracle;
 mod streaming;
+mod v0_3;
