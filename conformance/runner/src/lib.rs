@@ -50,6 +50,7 @@ mod check;
 mod context;
 mod embedded;
 pub mod faults;
+pub mod grpc;
 mod memory;
 mod net;
 mod remote;
@@ -62,7 +63,7 @@ mod target;
 mod webhook;
 pub mod wire;
 
-pub use binding::{Binding, Kind, BOTH, JSONRPC, REST};
+pub use binding::{Binding, Kind, BOTH, GRPC, JSONRPC, REST};
 pub use check::{ensure, fail, skip, Check, Level, Stop};
 pub use context::{
     abbreviate, describe_error, describe_event, describe_events, expect_error, immediately,
