@@ -572,7 +572,7 @@ impl<S: A2aService> A2aServer<S> {
     /// otherwise buffer; [`handle`](A2aServer::handle) calls it too.
     /// `None` when the request may go on.
     pub fn check_head(&self, head: &Parts) -> Option<Response<Body>> {
-        let binding = self.binding_for(head.uri.path());
+        let binding = self.binding_for(head);
         let path_len = head.uri.path().len();
         if path_len > self.config.max_path_len {
             let err = A2aError::new(
@@ -612,10 +612,11 @@ impl<S: A2aService> A2aServer<S> {
             if self.grpc_request(&head) {
                 if body.len() > self.config.max_body_size {
                     let err = self.too_large(body.len() as u64);
-                    return grpc_binding::transport_error(
+                    return self.transport_error(
+                        &head,
+                        Binding::Grpc,
                         &err,
                         StatusCode::PAYLOAD_TOO_LARGE,
-                        &self.challenges,
                     );
                 }
                 return match grpc_binding::frame(
@@ -632,7 +633,7 @@ impl<S: A2aService> A2aServer<S> {
                 let err = self.too_large(body.len() as u64);
                 return self.transport_error(
                     &head,
-                    self.binding_for(path),
+                    self.binding_for(&head),
                     &err,
                     StatusCode::PAYLOAD_TOO_LARGE,
                 );
@@ -856,8 +857,13 @@ impl<S: A2aService> A2aServer<S> {
         self.config.grpc && grpc_binding::is_grpc_request(head)
     }
 
-    pub(crate) fn binding_for(&self, path: &str) -> Binding {
-        if self.config.jsonrpc_path.as_deref() == Some(path) || self.router.is_none() {
+    /// The binding whose error body answers `head` before its binding has
+    /// framed it.
+    pub(crate) fn binding_for(&self, head: &Parts) -> Binding {
+        let path = head.uri.path();
+        if self.grpc_request(head) {
+            Binding::Grpc
+        } else if self.config.jsonrpc_path.as_deref() == Some(path) || self.router.is_none() {
             Binding::JsonRpc
         } else {
             Binding::HttpJson
@@ -883,9 +889,6 @@ impl<S: A2aService> A2aServer<S> {
         err: &A2aError,
         status: StatusCode,
     ) -> Response<Body> {
-        if self.grpc_request(head) {
-            return grpc_binding::transport_error(err, status, &self.challenges);
-        }
         match binding {
             Binding::JsonRpc => jsonrpc_binding::error_response(
                 &a2a_jsonrpc::Id::Null,
@@ -894,6 +897,7 @@ impl<S: A2aService> A2aServer<S> {
                 &self.challenges,
             ),
             Binding::HttpJson => rest_binding::error_response(head, err, status, &self.challenges),
+            Binding::Grpc => grpc_binding::transport_error(err, status, &self.challenges),
         }
     }
 }
@@ -915,19 +919,14 @@ fn check_interface(config: &ServerConfig, interface: &AgentInterface) -> Result<
         .external_bindings
         .iter()
         .any(|b| b.trim().eq_ignore_ascii_case(binding));
-    if binding.eq_ignore_ascii_case(GRPC_BINDING) && !external {
-        if !config.grpc {
-            return Err(refuse("the gRPC binding is turned off".to_owned()));
+    match Binding::from_protocol_binding(binding) {
+        // A binding the host serves itself (spec 12), gRPC included.
+        None | Some(Binding::Grpc) if external => return Ok(()),
+        Some(Binding::Grpc) if !config.grpc => {
+            return Err(refuse("the gRPC binding is turned off".to_owned()))
         }
-        return check_grpc_interface(config, interface).map_err(refuse);
-    }
-    if Binding::from_protocol_binding(binding).is_none()
-        && config
-            .external_bindings
-            .iter()
-            .any(|b| b.trim().eq_ignore_ascii_case(binding))
-    {
-        return Ok(());
+        Some(Binding::Grpc) => return check_grpc_interface(config, interface).map_err(refuse),
+        _ => {}
     }
     let uri = crate::http_transport::parse_http_url(&interface.url)
         .map_err(|e| refuse(e.reason().to_owned()))?;
@@ -963,16 +962,15 @@ fn check_interface(config: &ServerConfig, interface: &AgentInterface) -> Result<
             ))),
             None => Err(refuse("the HTTP+JSON binding is turned off".to_owned())),
         },
-        None => Err(refuse(format!(
-            "this server serves {} only (a binding the host serves itself goes in \
+        // gRPC was checked above.
+        Some(Binding::Grpc) | None => Err(refuse(format!(
+            "this server serves {} and {} only (a binding the host serves itself goes in \
              ServerConfig::external_bindings)",
-            Binding::ALL.map(Binding::as_str).join(" and ")
+            Binding::JSON.map(Binding::as_str).join(", "),
+            Binding::Grpc.as_str()
         ))),
     }
 }
-
-/// The card's `protocolBinding` of the gRPC binding (spec 5.2).
-const GRPC_BINDING: &str = "GRPC";
 
 /// Checks a `GRPC` interface: a URL gRPC clients dial (an absolute
 /// `http`/`https` URL, or `host:port`; its path is not routed, since gRPC
