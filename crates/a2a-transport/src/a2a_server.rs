@@ -915,18 +915,20 @@ fn check_interface(config: &ServerConfig, interface: &AgentInterface) -> Result<
         reason,
     };
     let binding = interface.protocol_binding.trim();
+    let known = Binding::from_protocol_binding(binding);
     let external = config
         .external_bindings
         .iter()
         .any(|b| b.trim().eq_ignore_ascii_case(binding));
-    match Binding::from_protocol_binding(binding) {
-        // A binding the host serves itself (spec 12), gRPC included.
-        None | Some(Binding::Grpc) if external => return Ok(()),
-        Some(Binding::Grpc) if !config.grpc => {
-            return Err(refuse("the gRPC binding is turned off".to_owned()))
+    if known == Some(Binding::Grpc) && !external {
+        if !config.grpc {
+            return Err(refuse("the gRPC binding is turned off".to_owned()));
         }
-        Some(Binding::Grpc) => return check_grpc_interface(config, interface).map_err(refuse),
-        _ => {}
+        return check_grpc_interface(config, interface).map_err(refuse);
+    }
+    // A binding the host serves itself (gRPC too, when it says so).
+    if matches!(known, None | Some(Binding::Grpc)) && external {
+        return Ok(());
     }
     let uri = crate::http_transport::parse_http_url(&interface.url)
         .map_err(|e| refuse(e.reason().to_owned()))?;
