@@ -17,6 +17,9 @@ pub enum Binding {
     /// The HTTP+JSON binding (spec 11).
     #[serde(rename = "HTTP+JSON")]
     HttpJson,
+    /// The gRPC binding (spec 10), as raw gRPC: its wire scenarios only.
+    #[serde(rename = "GRPC")]
+    Grpc,
     /// A custom binding: line-delimited JSON-RPC on a byte stream
     /// (`a2a_examples::lines`), the server side through the same public
     /// pipeline as HTTP (spec 12).
@@ -35,6 +38,7 @@ impl Binding {
             Binding::InProcess => "in-process",
             Binding::JsonRpc => "JSONRPC",
             Binding::HttpJson => "HTTP+JSON",
+            Binding::Grpc => "GRPC",
             Binding::Lines => "json-lines",
             Binding::Http => "HTTP",
         }
@@ -45,7 +49,7 @@ impl Binding {
         match self {
             Binding::JsonRpc => Some(a2a_transport::Binding::JsonRpc),
             Binding::HttpJson => Some(a2a_transport::Binding::HttpJson),
-            Binding::InProcess | Binding::Lines | Binding::Http => None,
+            Binding::InProcess | Binding::Grpc | Binding::Lines | Binding::Http => None,
         }
     }
 }
@@ -73,6 +77,8 @@ pub enum Kind {
 
 /// Both HTTP bindings, for [`Kind::Wire`].
 pub const BOTH: &[Binding] = &[Binding::JsonRpc, Binding::HttpJson];
+/// gRPC only, for [`Kind::Wire`].
+pub const GRPC: &[Binding] = &[Binding::Grpc];
 /// JSON-RPC only, for [`Kind::Wire`].
 pub const JSONRPC: &[Binding] = &[Binding::JsonRpc];
 /// HTTP+JSON only, for [`Kind::Wire`].

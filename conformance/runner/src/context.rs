@@ -19,6 +19,7 @@ use tokio::sync::OnceCell;
 
 use crate::binding::Binding;
 use crate::check::{fail, skip, Check, Stop};
+use crate::grpc::GrpcWire;
 use crate::target::{Target, Timing};
 use crate::webhook::Webhook;
 
@@ -27,6 +28,8 @@ use crate::webhook::Webhook;
 pub(crate) struct Session {
     pub(crate) target: Target,
     services: Vec<(Binding, Arc<dyn A2aService>)>,
+    /// Whether raw gRPC reaches the target (its wire scenarios run).
+    grpc: bool,
     interfaces: Vec<(Binding, AgentInterface)>,
     probes: Vec<(Binding, OnceCell<Result<(), String>>)>,
     run_id: u64,
@@ -41,6 +44,7 @@ impl Session {
         let mut services: Vec<(Binding, Arc<dyn A2aService>)> = Vec::new();
         let mut interfaces = Vec::new();
         let mut problems = Vec::new();
+        let mut grpc = false;
         for &binding in &target.bindings {
             match binding {
                 Binding::InProcess => {
@@ -71,6 +75,23 @@ impl Session {
                         ),
                     )),
                 },
+                Binding::Grpc => match (target.interface(binding), &target.grpc) {
+                    (Some(iface), Some(_)) => {
+                        grpc = true;
+                        interfaces.push((binding, iface));
+                    }
+                    (Some(iface), None) => problems.push((
+                        binding,
+                        format!(
+                            "the runner's raw gRPC speaks HTTP/2 with prior knowledge, not {}",
+                            iface.url
+                        ),
+                    )),
+                    (None, _) => problems.push((
+                        binding,
+                        "the card declares no GRPC interface for protocol version 1.0".to_owned(),
+                    )),
+                },
                 Binding::Http => {}
             }
         }
@@ -86,6 +107,7 @@ impl Session {
             Session {
                 target,
                 services,
+                grpc,
                 interfaces,
                 probes,
                 run_id,
@@ -99,6 +121,9 @@ impl Session {
     /// plus binding-independent HTTP.
     pub(crate) fn runnable(&self) -> Vec<Binding> {
         let mut out: Vec<Binding> = self.services.iter().map(|(b, _)| *b).collect();
+        if self.grpc {
+            out.push(Binding::Grpc);
+        }
         out.push(Binding::Http);
         out
     }
@@ -449,6 +474,15 @@ impl<'a> Ctx<'a> {
     /// The host HTTP client.
     pub fn http(&self) -> &dyn HttpClient {
         &*self.session.target.http
+    }
+
+    /// What carries raw gRPC calls to the agent.
+    pub fn grpc(&self) -> Check<&dyn GrpcWire> {
+        self.session
+            .target
+            .grpc
+            .as_deref()
+            .ok_or_else(|| skip("no gRPC carrier for this target"))
     }
 
     /// The card's interface for this binding.

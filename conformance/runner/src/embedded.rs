@@ -19,6 +19,7 @@ use tokio::sync::oneshot;
 
 use crate::binding::Binding;
 use crate::check::Level;
+use crate::grpc::{GrpcWire, H2cGrpc, ServerGrpc};
 use crate::memory::ServerClient;
 use crate::net::{
     loopback_listener, self_signed_tls, serve_webhook, serve_webhook_tls, SECURE_HOOKS_HOST,
@@ -96,6 +97,8 @@ pub struct Wrappers {
     pub service: Option<Box<dyn FnOnce(Arc<dyn A2aService>) -> Arc<dyn A2aService> + Send>>,
     /// Around the server, as an HTTP client.
     pub http: Option<Box<dyn FnOnce(Arc<dyn HttpClient>) -> Arc<dyn HttpClient> + Send>>,
+    /// Around the server, as a raw gRPC carrier.
+    pub grpc: Option<Box<dyn FnOnce(Arc<dyn GrpcWire>) -> Arc<dyn GrpcWire> + Send>>,
     /// Around the push sender.
     pub push: Option<Box<dyn FnOnce(Arc<dyn PushSender>) -> Arc<dyn PushSender> + Send>>,
 }
@@ -105,6 +108,7 @@ impl std::fmt::Debug for Wrappers {
         f.debug_struct("Wrappers")
             .field("service", &self.service.is_some())
             .field("http", &self.http.is_some())
+            .field("grpc", &self.grpc.is_some())
             .field("push", &self.push.is_some())
             .finish()
     }
@@ -165,6 +169,7 @@ impl Embedded {
         let interfaces = vec![
             AgentInterface::new(format!("{MEMORY_BASE}/"), "JSONRPC", "1.0"),
             AgentInterface::new(MEMORY_BASE, "HTTP+JSON", "1.0"),
+            AgentInterface::new(MEMORY_BASE, "GRPC", "1.0"),
         ];
         let mut push: Arc<dyn PushSender> = Arc::new(MemoryPushSender::new(webhook.clone()));
         if let Some(wrap) = wrappers.push {
@@ -222,6 +227,11 @@ impl Embedded {
                 t
             }
         };
+        let mut grpc: Arc<dyn GrpcWire> = Arc::new(ServerGrpc::new(Arc::clone(&server)));
+        if let Some(wrap) = wrappers.grpc {
+            grpc = wrap(grpc);
+        }
+        target.grpc = Some(grpc);
         target.in_process = Some(service);
         target.bindings.insert(0, Binding::InProcess);
         target.lines = Some(over_lines(Arc::clone(&server)));
@@ -257,6 +267,7 @@ impl Embedded {
         let interfaces = vec![
             AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
             AgentInterface::new(base.clone(), "HTTP+JSON", "1.0"),
+            AgentInterface::new(base.clone(), "GRPC", "1.0"),
         ];
         let mut allow = Allowlist::new();
         allow
@@ -312,6 +323,7 @@ impl Embedded {
                 t
             }
         };
+        target.grpc = H2cGrpc::for_url(&base).map(|g| Arc::new(g) as Arc<dyn GrpcWire>);
         target.in_process = Some(Arc::new(agent));
         target.bindings.insert(0, Binding::InProcess);
         target.lines = Some(lines);

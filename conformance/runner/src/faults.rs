@@ -26,6 +26,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use crate::embedded::Wrappers;
+use crate::grpc::{GrpcReply, GrpcWire};
 
 /// One deliberate fault.
 #[derive(Debug, Clone, Copy)]
@@ -41,6 +42,7 @@ pub struct Fault {
 enum FaultKind {
     Service(ServiceFault),
     Http(HttpFault),
+    Grpc(GrpcFault),
     Push(PushFault),
 }
 
@@ -56,6 +58,9 @@ impl Fault {
             }
             FaultKind::Http(fault) => {
                 w.http = Some(Box::new(move |inner| Arc::new(FaultyHttp { inner, fault })));
+            }
+            FaultKind::Grpc(fault) => {
+                w.grpc = Some(Box::new(move |inner| Arc::new(FaultyGrpc { inner, fault })));
             }
             FaultKind::Push(fault) => {
                 w.push = Some(Box::new(move |inner| Arc::new(FaultyPush { inner, fault })));
@@ -77,6 +82,7 @@ macro_rules! faults {
 // `Service(X)` in the table below is `FaultKind::Service(ServiceFault::X)`.
 type Service = ServiceFault;
 type Http = HttpFault;
+type Grpc = GrpcFault;
 type Push = PushFault;
 
 faults! {
@@ -141,6 +147,10 @@ faults! {
     "signed-card-changed", Http(SignedCardChanged), "changes the card's description after signing it";
     "signature-wrong-kid", Http(SignatureWrongKid), "signs its card under a kid that is not its key's";
     "signature-covers-signatures", Http(SignatureCoversSignatures), "signs its card with \"signatures\": [] left in the payload";
+    "wrong-grpc-status", Grpc(WrongStatus), "answers every gRPC error with grpc-status UNKNOWN";
+    "no-grpc-status-details", Grpc(NoStatusDetails), "leaves grpc-status-details-bin out of gRPC errors";
+    "grpc-frame-length-wrong", Grpc(WrongFrameLength), "writes a gRPC message whose length prefix is one byte too long";
+    "grpc-version-ignored", Grpc(VersionIgnored), "serves any a2a-version metadata as 1.0";
     "push-without-credentials", Push(NoCredentials), "sends webhooks without the config's Authorization";
     "push-wrong-media-type", Push(WrongMediaType), "sends webhooks as text/plain";
     "push-https-refused", Push(HttpsRefused), "refuses https webhooks (the sender without TLS)";
@@ -179,6 +189,58 @@ enum ServiceFault {
     ExtendedCardAnonymous,
     NoValidation,
     OutputModesIgnored,
+}
+
+/// Faults of the gRPC binding's wire (spec 10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GrpcFault {
+    WrongStatus,
+    NoStatusDetails,
+    WrongFrameLength,
+    VersionIgnored,
+}
+
+/// The gRPC carrier with one [`GrpcFault`].
+struct FaultyGrpc {
+    inner: Arc<dyn GrpcWire>,
+    fault: GrpcFault,
+}
+
+impl GrpcWire for FaultyGrpc {
+    fn call(
+        &self,
+        mut request: http::Request<Bytes>,
+        timeout: std::time::Duration,
+    ) -> BoxFuture<'_, Result<GrpcReply, String>> {
+        Box::pin(async move {
+            if self.fault == GrpcFault::VersionIgnored {
+                request
+                    .headers_mut()
+                    .insert("a2a-version", http::HeaderValue::from_static("1.0"));
+            }
+            let mut reply = self.inner.call(request, timeout).await?;
+            let fields = match reply.trailers.as_mut() {
+                Some(trailers) => trailers,
+                None => &mut reply.headers,
+            };
+            match self.fault {
+                GrpcFault::WrongStatus if fields.get("grpc-status").is_some_and(|v| v != "0") => {
+                    fields.insert("grpc-status", http::HeaderValue::from_static("2"));
+                }
+                GrpcFault::NoStatusDetails => {
+                    fields.remove("grpc-status-details-bin");
+                }
+                GrpcFault::WrongFrameLength if reply.data.len() >= 5 => {
+                    let mut data = reply.data.to_vec();
+                    let len = u32::from_be_bytes([data[1], data[2], data[3], data[4]]);
+                    data[1..5].copy_from_slice(&len.wrapping_add(1).to_be_bytes());
+                    reply.data = data.into();
+                }
+                _ => {}
+            }
+            Ok(reply)
+        })
+    }
 }
 
 /// Faults on the wire.

@@ -59,6 +59,7 @@ pub mod client;
 mod context;
 mod embedded;
 pub mod faults;
+pub mod grpc;
 mod html;
 mod junit;
 mod memory;
@@ -74,7 +75,7 @@ pub mod tck;
 mod webhook;
 pub mod wire;
 
-pub use binding::{Binding, Kind, BOTH, JSONRPC, REST};
+pub use binding::{Binding, Kind, BOTH, GRPC, JSONRPC, REST};
 pub use check::{ensure, fail, skip, Check, Level, Stop};
 pub use context::{
     abbreviate, describe_error, describe_event, describe_events, expect_error, immediately,

@@ -9,6 +9,7 @@ use a2a_types::AgentCard;
 use crate::binding::Binding;
 use crate::check::Level;
 use crate::embedded::fetch_card_with;
+use crate::grpc::{GrpcWire, H2cGrpc};
 use crate::run::notice;
 use crate::target::{Caller, Target, Timing};
 
@@ -71,15 +72,24 @@ impl Remote {
                 return t;
             }
         };
+        target.grpc = target
+            .interface(Binding::Grpc)
+            .and_then(|iface| H2cGrpc::for_url(&iface.url))
+            .map(|g| Arc::new(g) as Arc<dyn GrpcWire>);
         for iface in &target.card.supported_interfaces {
-            if a2a_transport::Binding::from_protocol_binding(&iface.protocol_binding).is_none() {
+            // gRPC is spoken by its wire scenarios (the Session reports a
+            // URL they cannot reach).
+            let grpc = iface.protocol_binding.trim().eq_ignore_ascii_case("GRPC");
+            if !grpc
+                && a2a_transport::Binding::from_protocol_binding(&iface.protocol_binding).is_none()
+            {
                 target.notices.push(notice(
                     "runner.binding",
                     "5.2",
                     Level::May,
                     Binding::Http,
                     format!(
-                        "the card declares {} at {}, which this runner does not speak (it speaks JSONRPC and HTTP+JSON): not tested",
+                        "the card declares {} at {}, which this runner does not speak (it speaks JSONRPC, HTTP+JSON and GRPC): not tested",
                         iface.protocol_binding, iface.url
                     ),
                 ));

@@ -9,6 +9,7 @@ use a2a_types::{AgentCard, AgentInterface};
 use http::HeaderMap;
 
 use crate::binding::Binding;
+use crate::grpc::GrpcWire;
 use crate::report::Record;
 use crate::webhook::Webhook;
 
@@ -92,6 +93,8 @@ pub struct Target {
     pub http: Arc<dyn HttpClient>,
     /// Its public agent card.
     pub card: AgentCard,
+    /// What carries raw gRPC calls to it, when its card offers `GRPC`.
+    pub grpc: Option<Arc<dyn GrpcWire>>,
     /// The agent itself, for in-process runs (embedded agents only).
     pub in_process: Option<Arc<dyn A2aService>>,
     /// The agent over the line transport (embedded agents only).
@@ -144,7 +147,7 @@ impl Target {
         http: Arc<dyn HttpClient>,
         card: AgentCard,
     ) -> Target {
-        let bindings = [Binding::JsonRpc, Binding::HttpJson]
+        let bindings = [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc]
             .into_iter()
             .filter(|b| interface_of(&card, *b).is_some())
             .collect();
@@ -153,6 +156,7 @@ impl Target {
             base_url: base_url.into(),
             http,
             card,
+            grpc: None,
             in_process: None,
             lines: None,
             callers: vec![Caller::default()],
@@ -177,6 +181,11 @@ impl Target {
 /// The first interface of `card` for `binding` at protocol version 1.0
 /// (`Major.Minor`; a patch is ignored, spec 3.6).
 pub(crate) fn interface_of(card: &AgentCard, binding: Binding) -> Option<&AgentInterface> {
+    if binding == Binding::Grpc {
+        return card.supported_interfaces.iter().find(|i| {
+            i.protocol_binding.trim().eq_ignore_ascii_case("GRPC") && is_v1_0(&i.protocol_version)
+        });
+    }
     let want = binding.transport()?;
     card.supported_interfaces.iter().find(|i| {
         a2a_transport::Binding::from_protocol_binding(&i.protocol_binding) == Some(want)

@@ -21,7 +21,10 @@ async fn a_live_agent_through_its_url() {
     remote.expects_contract = true;
     remote.timing = Timing::FAST;
     let target = remote.connect().await;
-    assert_eq!(target.bindings, [Binding::JsonRpc, Binding::HttpJson]);
+    assert_eq!(
+        target.bindings,
+        [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc]
+    );
     let report = run(
         target,
         &scenarios::all(),
@@ -50,6 +53,14 @@ async fn a_live_agent_through_its_url() {
         .results
         .iter()
         .any(|r| r.binding == Binding::InProcess));
+    // The card's GRPC interface is reached over h2c for the wire scenarios.
+    let grpc: Vec<_> = report
+        .results
+        .iter()
+        .filter(|r| r.binding == Binding::Grpc)
+        .collect();
+    assert!(grpc.len() >= 7, "{} gRPC records", grpc.len());
+    assert!(grpc.iter().all(|r| r.outcome == Outcome::Pass));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

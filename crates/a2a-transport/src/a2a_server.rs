@@ -578,7 +578,7 @@ impl<S: A2aService> A2aServer<S> {
     /// otherwise buffer; [`handle`](A2aServer::handle) calls it too.
     /// `None` when the request may go on.
     pub fn check_head(&self, head: &Parts) -> Option<Response<Body>> {
-        let binding = self.binding_for(head.uri.path());
+        let binding = self.binding_for(head);
         let path_len = head.uri.path().len();
         if path_len > self.config.max_path_len {
             let err = A2aError::new(
@@ -618,10 +618,11 @@ impl<S: A2aService> A2aServer<S> {
             if self.grpc_request(&head) {
                 if body.len() > self.config.max_body_size {
                     let err = self.too_large(body.len() as u64);
-                    return grpc_binding::transport_error(
+                    return self.transport_error(
+                        &head,
+                        Binding::Grpc,
                         &err,
                         StatusCode::PAYLOAD_TOO_LARGE,
-                        &self.challenges,
                     );
                 }
                 return match grpc_binding::frame(
@@ -638,7 +639,7 @@ impl<S: A2aService> A2aServer<S> {
                 let err = self.too_large(body.len() as u64);
                 return self.transport_error(
                     &head,
-                    self.binding_for(path),
+                    self.binding_for(&head),
                     &err,
                     StatusCode::PAYLOAD_TOO_LARGE,
                 );
@@ -880,8 +881,13 @@ impl<S: A2aService> A2aServer<S> {
         self.config.grpc && grpc_binding::is_grpc_request(head)
     }
 
-    pub(crate) fn binding_for(&self, path: &str) -> Binding {
-        if self.config.jsonrpc_path.as_deref() == Some(path) || self.router.is_none() {
+    /// The binding whose error body answers `head` before its binding has
+    /// framed it.
+    pub(crate) fn binding_for(&self, head: &Parts) -> Binding {
+        let path = head.uri.path();
+        if self.grpc_request(head) {
+            Binding::Grpc
+        } else if self.config.jsonrpc_path.as_deref() == Some(path) || self.router.is_none() {
             Binding::JsonRpc
         } else {
             Binding::HttpJson
@@ -907,9 +913,6 @@ impl<S: A2aService> A2aServer<S> {
         err: &A2aError,
         status: StatusCode,
     ) -> Response<Body> {
-        if self.grpc_request(head) {
-            return grpc_binding::transport_error(err, status, &self.challenges);
-        }
         match binding {
             Binding::JsonRpc => jsonrpc_binding::error_response(
                 &a2a_jsonrpc::Id::Null,
@@ -917,10 +920,8 @@ impl<S: A2aService> A2aServer<S> {
                 Some(status),
                 &self.challenges,
             ),
-            // The server does not serve gRPC yet (see check_interface).
-            Binding::HttpJson | Binding::Grpc => {
-                rest_binding::error_response(head, err, status, &self.challenges)
-            }
+            Binding::HttpJson => rest_binding::error_response(head, err, status, &self.challenges),
+            Binding::Grpc => grpc_binding::transport_error(err, status, &self.challenges),
         }
     }
 }
@@ -987,10 +988,12 @@ fn check_interface(config: &ServerConfig, interface: &AgentInterface) -> Result<
             ))),
             None => Err(refuse("the HTTP+JSON binding is turned off".to_owned())),
         },
+        // gRPC was checked above.
         Some(Binding::Grpc) | None => Err(refuse(format!(
-            "this server serves {} only (a binding the host serves itself goes in \
+            "this server serves {} and {} only (a binding the host serves itself goes in \
              ServerConfig::external_bindings)",
-            Binding::ALL.map(Binding::as_str).join(", ")
+            Binding::JSON.map(Binding::as_str).join(", "),
+            Binding::Grpc.as_str()
         ))),
     }
 }

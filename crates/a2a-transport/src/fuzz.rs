@@ -12,7 +12,8 @@
 //! (path and query), the header block (`name: value` lines) and the body,
 //! separated by `0xFF` bytes; `0xFE` bytes inside the body split it into
 //! frames. Whatever the input, the server must answer without a panic, a
-//! 5xx, or an answer it calls JSON that is not.
+//! 5xx, or an answer it calls JSON that is not; a gRPC answer must carry
+//! `grpc-status`, in its head or its trailers.
 
 use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
@@ -257,19 +258,38 @@ pub fn fuzz_server(data: &[u8]) {
         .get(http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("json"));
+    let grpc = response
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .is_some_and(|v| v == "application/grpc");
+    let mut status_seen = response.headers().contains_key("grpc-status");
     let mut body = std::pin::pin!(response.into_body());
     let mut cx = Context::from_waker(Waker::noop());
     let mut bytes = Vec::new();
+    let mut ended = false;
     for _ in 0..MAX_FRAMES {
         match body.as_mut().poll_frame(&mut cx) {
             Poll::Ready(Some(Ok(frame))) => {
                 if let Some(data) = frame.data_ref() {
                     bytes.extend_from_slice(data);
                 }
+                if let Some(trailers) = frame.trailers_ref() {
+                    status_seen |= trailers.contains_key("grpc-status");
+                }
             }
             Poll::Ready(Some(Err(e))) => panic!("the answer's body failed: {e}"),
-            Poll::Ready(None) | Poll::Pending => break,
+            Poll::Ready(None) => {
+                ended = true;
+                break;
+            }
+            Poll::Pending => break,
         }
+    }
+    if grpc && ended {
+        assert!(
+            status_seen,
+            "{status} gRPC answer without grpc-status for {data:?}"
+        );
     }
     if json && !bytes.is_empty() {
         if let Err(e) = serde_json::from_slice::<serde_json::Value>(&bytes) {

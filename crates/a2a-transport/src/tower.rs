@@ -191,7 +191,7 @@ where
                 kind,
                 format!("cannot read the request body: {}", why.message),
             );
-            server.transport_error(&head, server.binding_for(head.uri.path()), &err, status)
+            server.transport_error(&head, server.binding_for(&head), &err, status)
         }
     }
 }

@@ -16,6 +16,7 @@ use crate::wire::{Reply, Req};
 
 mod card;
 mod errors;
+mod grpc;
 mod jsonrpc;
 mod messages;
 mod model;
@@ -37,6 +38,7 @@ pub fn all() -> Vec<Scenario> {
     out.extend(card::list());
     out.extend(jsonrpc::list());
     out.extend(rest::list());
+    out.extend(grpc::list());
     out.extend(security::list());
     out
 }

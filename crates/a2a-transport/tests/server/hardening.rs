@@ -573,7 +573,7 @@ fn the_card_must_declare_what_is_served() {
         "json-lines",
         "1.0",
     ));
-    assert!(e.contains("serves JSONRPC, HTTP+JSON, GRPC only"), "{e}");
+    assert!(e.contains("serves JSONRPC, HTTP+JSON and GRPC only"), "{e}");
     // gRPC is served unless turned off, at any URL gRPC clients dial.
     let e = refused(AgentInterface::new("a.example:50051", "GRPC", "1.1"));
     assert!(e.contains("version 1.1 is not among"), "{e}");
