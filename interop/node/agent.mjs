@@ -393,12 +393,15 @@ function main() {
   app.use('/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder }));
   app.use('/rest', restHandler({ requestHandler: handler, userBuilder }));
 
-  const server = app.listen(Number(values.port), values.host, () => {
-    console.error(`node agent listening on ${base}`);
-  });
-
   // gRPC: the same request handler behind the SDK's service, so a task
-  // made over HTTP is there over gRPC too.
+  // made over HTTP is there over gRPC too. It binds first, so that a card
+  // served means every interface it lists is up.
+  let server;
+  const listen = () => {
+    server = app.listen(Number(values.port), values.host, () => {
+      console.error(`node agent listening on ${base}`);
+    });
+  };
   let grpcServer;
   if (grpcAddress) {
     const grpcUserBuilder = async (call) => {
@@ -414,11 +417,14 @@ function main() {
         process.exit(1);
       }
       console.error(`node agent serving gRPC on ${grpcAddress}`);
+      listen();
     });
+  } else {
+    listen();
   }
   const stop = () => {
-    server.close();
-    server.closeAllConnections?.();
+    server?.close();
+    server?.closeAllConnections?.();
     grpcServer?.forceShutdown();
     setTimeout(() => process.exit(0), 500).unref();
   };
