@@ -51,6 +51,8 @@ pub fn response_body(response: http::Response<Body>) -> http::Response<ResponseB
     let body = match body {
         Body::Full(bytes) => ResponseBody::full(bytes),
         Body::Stream(frames) => ResponseBody::new(Frames(frames)),
+        // The data; the trailers are not a client body's.
+        trailed @ Body::Trailed(_) => ResponseBody::new(Frames(Box::pin(trailed))),
     };
     http::Response::from_parts(parts, body)
 }
