@@ -39,8 +39,9 @@
 # takes `--binding grpc`, reads the card over HTTP and calls that interface.
 # The gRPC pairs that involve a2a-core run when a2a-core has the side they
 # need: the SDK clients against the reference agent when its card offers a
-# GRPC interface, A2A_CLIENT_CHECKS against the SDK agents when it accepts
-# `--binding grpc` (a usage error, exit 2, means it does not). Otherwise the
+# GRPC interface, A2A_CLIENT_CHECKS against the SDK agents when its card
+# check passes over `--binding grpc` (a program or client without gRPC
+# fails it with a usage error or a failed discovery). Otherwise the
 # pair is skipped with a message, or fails the run under
 # INTEROP_GRPC=require (what .ci/run sets once both sides are on main).
 #
@@ -326,14 +327,15 @@ if [ "$MODE" = rust ] || [ "$MODE" = all ]; then
   if [ -n "${A2A_CLIENT_CHECKS:-}" ]; then
     read -r -a RS_CHECKS <<<"$A2A_CLIENT_CHECKS"
     CLIENT_BINDINGS=(jsonrpc rest)
-    # Does our check program take --binding grpc? A usage error (exit 2)
-    # says no; anything else (the card check's verdict) says yes.
+    # Can our client reach a gRPC interface at all? The card check over
+    # grpc must pass: a usage error (exit 2, no --binding grpc) or a failed
+    # discovery (a client without gRPC) leaves the pair out.
     timeout 60 "${RS_CHECKS[@]}" --url "http://127.0.0.1:$PY_PORT" --binding grpc --bearer "$BEARER" \
       --only card >"$OUT/checks-a2a-core-grpc-probe.log" 2>&1
-    if [ $? = 2 ]; then
-      grpc_missing a2a-core "SDK agents" "A2A_CLIENT_CHECKS does not take --binding grpc ($(head -1 "$OUT/checks-a2a-core-grpc-probe.log"))"
-    else
+    if grep -q '^PASS card$' "$OUT/checks-a2a-core-grpc-probe.log"; then
       CLIENT_BINDINGS+=(grpc)
+    else
+      grpc_missing a2a-core "SDK agents" "our client cannot reach a GRPC interface ($(grep -m1 -E '^(FAIL|a2a-)' "$OUT/checks-a2a-core-grpc-probe.log"))"
     fi
     for binding in "${CLIENT_BINDINGS[@]}"; do
       run_checks a2a-core python-sdk "$binding" "http://127.0.0.1:$PY_PORT" "${RS_CHECKS[@]}"
