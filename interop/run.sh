@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The interoperability suite of issue 8: the official Python (a2a-sdk) and
 # JavaScript (@a2a-js/sdk) SDKs against a2a-core, in both directions, over
-# JSON-RPC and HTTP+JSON, on loopback.
+# JSON-RPC, HTTP+JSON and gRPC (issue 16), on loopback.
 #
 #   interop/run.sh [--mode self|rust|signing|all] [--build-rust] [--skip-install]
 #
 # Modes (default all):
-#   self  SDK client checks against the SDK agents, every pairing: proves the
-#         check programs and the agents are known-good without any Rust.
+#   self  SDK client checks against the SDK agents, every pairing and
+#         binding: proves the check programs and the agents are known-good
+#         without any Rust.
 #   rust  the SDK client checks against the a2a-core reference agent; our
 #         client and conformance runner against the SDK agents.
 #   signing  the card signing matrix (spec 8.4, interop/signing/): each of
@@ -20,7 +21,7 @@
 #   A2A_REFERENCE_AGENT  the a2a-reference-agent binary (--build-rust builds
 #                        it with cargo and uses target/release's)
 #   A2A_CLIENT_CHECKS    a program with the check programs' interface
-#                        (--url URL --binding jsonrpc|rest [--bearer T]) that
+#                        (--url URL --binding jsonrpc|rest|grpc [--bearer T]) that
 #                        drives an agent with the a2a-core client transport:
 #                        interop/rust-client-checks, which --build-rust builds
 #                        once the tree has the client side of a2a-transport
@@ -32,6 +33,17 @@
 #                        until A2A_CLIENT_CHECKS exists, a smoke test of our
 #                        client against the SDK agents (discovery, send,
 #                        stream, get, cancel, list; judged by its exit code)
+#
+# gRPC (spec 10): each SDK agent also serves gRPC on a second port and
+# advertises it in its card (`GRPC`, url `host:port`); every check program
+# takes `--binding grpc`, reads the card over HTTP and calls that interface.
+# The gRPC pairs that involve a2a-core run when a2a-core has the side they
+# need: the SDK clients against the reference agent when its card offers a
+# GRPC interface, A2A_CLIENT_CHECKS against the SDK agents when its card
+# check passes over `--binding grpc` (a program or client without gRPC
+# fails it with a usage error or a failed discovery). Otherwise the
+# pair is skipped with a message, or fails the run under
+# INTEROP_GRPC=require (what .ci/run sets once both sides are on main).
 #
 # Everything it needs it installs itself: a virtualenv with the pinned
 # requirements in interop/python/.venv, `npm ci` in interop/node. It starts
@@ -50,6 +62,7 @@ MODE=all
 BUILD_RUST=0
 SKIP_INSTALL=0
 BEARER="interop-token-1"
+INTEROP_GRPC="${INTEROP_GRPC:-auto}"
 PY_SDK=1.3.0
 JS_SDK=1.3.0
 
@@ -64,6 +77,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$MODE" in self|rust|signing|all) ;; *) echo "--mode must be self, rust, signing or all" >&2; exit 2 ;; esac
+case "$INTEROP_GRPC" in auto|require) ;; *) echo "INTEROP_GRPC must be auto or require" >&2; exit 2 ;; esac
 mkdir -p "$OUT"
 
 PIDS=()
@@ -200,10 +214,34 @@ NEED_SDK_AGENTS=0
 
 if [ "$NEED_SDK_AGENTS" = 1 ]; then
   PY_PORT="$(free_port)"
-  start_agent python-sdk "$PY_PORT" "$PY" "$HERE/python/agent.py" --port "$PY_PORT" --bearer "$BEARER" || exit 1
+  PY_GRPC_PORT="$(free_port)"
+  start_agent python-sdk "$PY_PORT" "$PY" "$HERE/python/agent.py" --port "$PY_PORT" --grpc-port "$PY_GRPC_PORT" \
+    --bearer "$BEARER" || exit 1
   JS_PORT="$(free_port)"
-  start_agent node-sdk "$JS_PORT" node "$HERE/node/agent.mjs" --port "$JS_PORT" --bearer "$BEARER" || exit 1
+  JS_GRPC_PORT="$(free_port)"
+  start_agent node-sdk "$JS_PORT" node "$HERE/node/agent.mjs" --port "$JS_PORT" --grpc-port "$JS_GRPC_PORT" \
+    --bearer "$BEARER" || exit 1
 fi
+
+# grpc_missing CLIENT SERVER WHY: a gRPC pair that cannot run because
+# a2a-core lacks a side; a skip, or a failure under INTEROP_GRPC=require.
+grpc_missing() {
+  if [ "$INTEROP_GRPC" = require ]; then
+    echo "FAIL: $1 -> $2 over grpc cannot run: $3 (INTEROP_GRPC=require)"
+    UNEXPECTED=$((UNEXPECTED + 1)); TOTAL_FAIL=$((TOTAL_FAIL + 1))
+    ROWS+=("$1|$2|grpc|not run|$3|FAIL")
+  else
+    SKIPPED_DIRECTIONS+=("$1 -> $2 over grpc: $3")
+  fi
+}
+
+# offers_grpc PORT: the agent's card lists a GRPC interface.
+offers_grpc() {
+  curl -sf -m 5 "http://127.0.0.1:$1/.well-known/agent-card.json" | "$PY" -c '
+import json, sys
+card = json.load(sys.stdin)
+sys.exit(0 if any(i.get("protocolBinding") == "GRPC" for i in card.get("supportedInterfaces", [])) else 1)'
+}
 
 # --- the signing matrix (spec 8.4) ------------------------------------------
 # signing_matrix: every signer signs every card with every algorithm; every
@@ -257,7 +295,7 @@ if [ "$MODE" = signing ] || [ "$MODE" = all ]; then
 fi
 
 if [ "$MODE" = self ] || [ "$MODE" = all ]; then
-  for binding in jsonrpc rest; do
+  for binding in jsonrpc rest grpc; do
     run_checks python-sdk python-sdk "$binding" "http://127.0.0.1:$PY_PORT" "${PY_CHECKS[@]}"
     run_checks node-sdk node-sdk "$binding" "http://127.0.0.1:$JS_PORT" "${JS_CHECKS[@]}"
     run_checks python-sdk node-sdk "$binding" "http://127.0.0.1:$JS_PORT" "${PY_CHECKS[@]}"
@@ -273,7 +311,13 @@ if [ "$MODE" = rust ] || [ "$MODE" = all ]; then
     # keep-alive comments, which the SDK clients must skip.
     start_agent a2a-core "$RS_PORT" "$A2A_REFERENCE_AGENT" --port "$RS_PORT" --bearer "$BEARER" \
       --push-allow 127.0.0.0/8 --keep-alive 1 --quiet || exit 1
-    for binding in jsonrpc rest; do
+    RS_BINDINGS=(jsonrpc rest)
+    if offers_grpc "$RS_PORT"; then
+      RS_BINDINGS+=(grpc)
+    else
+      grpc_missing "SDK clients" a2a-core "the reference agent's card offers no GRPC interface"
+    fi
+    for binding in "${RS_BINDINGS[@]}"; do
       run_checks python-sdk a2a-core "$binding" "http://127.0.0.1:$RS_PORT" "${PY_CHECKS[@]}"
       run_checks node-sdk a2a-core "$binding" "http://127.0.0.1:$RS_PORT" "${JS_CHECKS[@]}"
     done
@@ -282,7 +326,18 @@ if [ "$MODE" = rust ] || [ "$MODE" = all ]; then
   fi
   if [ -n "${A2A_CLIENT_CHECKS:-}" ]; then
     read -r -a RS_CHECKS <<<"$A2A_CLIENT_CHECKS"
-    for binding in jsonrpc rest; do
+    CLIENT_BINDINGS=(jsonrpc rest)
+    # Can our client reach a gRPC interface at all? The card check over
+    # grpc must pass: a usage error (exit 2, no --binding grpc) or a failed
+    # discovery (a client without gRPC) leaves the pair out.
+    timeout 60 "${RS_CHECKS[@]}" --url "http://127.0.0.1:$PY_PORT" --binding grpc --bearer "$BEARER" \
+      --only card >"$OUT/checks-a2a-core-grpc-probe.log" 2>&1
+    if grep -q '^PASS card$' "$OUT/checks-a2a-core-grpc-probe.log"; then
+      CLIENT_BINDINGS+=(grpc)
+    else
+      grpc_missing a2a-core "SDK agents" "our client cannot reach a GRPC interface ($(grep -m1 -E '^(FAIL|a2a-)' "$OUT/checks-a2a-core-grpc-probe.log"))"
+    fi
+    for binding in "${CLIENT_BINDINGS[@]}"; do
       run_checks a2a-core python-sdk "$binding" "http://127.0.0.1:$PY_PORT" "${RS_CHECKS[@]}"
       run_checks a2a-core node-sdk "$binding" "http://127.0.0.1:$JS_PORT" "${RS_CHECKS[@]}"
     done

@@ -15,15 +15,19 @@
 //
 // plus the `tck-*` messageId prefixes of issue 6 (the prefix wins over text).
 //
-// JSON-RPC at /jsonrpc, HTTP+JSON at /rest, the card at
-// /.well-known/agent-card.json advertising both. With --bearer every A2A call
-// must carry `Authorization: Bearer <token>` and the extended card is offered.
+// JSON-RPC at /jsonrpc, HTTP+JSON at /rest and, with --grpc-port, gRPC (the
+// SDK's `grpcService` on an @grpc/grpc-js server, cleartext HTTP/2) on a
+// second port; the card at /.well-known/agent-card.json advertises every
+// binding served, gRPC as `host:port` (the proto's AgentInterface.url format
+// for gRPC). With --bearer every A2A call must carry `Authorization: Bearer
+// <token>` (HTTP header or gRPC metadata) and the extended card is offered.
 //
-// Usage: node agent.mjs --port N [--host 127.0.0.1] [--bearer TOKEN]
+// Usage: node agent.mjs --port N [--grpc-port M] [--host 127.0.0.1] [--bearer TOKEN]
 
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import express from 'express';
+import * as grpc from '@grpc/grpc-js';
 import { AgentCard, Role, TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
@@ -33,6 +37,7 @@ import {
   InMemoryTaskStore,
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
+import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
 
 const SDK_VERSION = '1.3.0';
 
@@ -264,7 +269,7 @@ class BehaviourExecutor {
   }
 }
 
-function buildCard(base, bearer, extended = false) {
+function buildCard(base, bearer, extended = false, grpcAddress = undefined) {
   const card = {
     name: `@a2a-js/sdk ${SDK_VERSION} interop agent (Node)`,
     description:
@@ -273,6 +278,9 @@ function buildCard(base, bearer, extended = false) {
     supportedInterfaces: [
       { url: `${base}/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
       { url: `${base}/rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' },
+      // Last, so that a client taking the card's order keeps the HTTP
+      // bindings it chose before gRPC existed (spec 8.3.1).
+      ...(grpcAddress ? [{ url: grpcAddress, protocolBinding: 'GRPC', tenant: '', protocolVersion: '1.0' }] : []),
     ],
     provider: undefined,
     version: SDK_VERSION,
@@ -307,17 +315,42 @@ function buildCard(base, bearer, extended = false) {
   return card;
 }
 
+// The gRPC twin of the Express bearer middleware: a call without the token
+// in its `authorization` metadata ends UNAUTHENTICATED before the SDK sees
+// it (the SDK leaves authentication to the host here too).
+function guardGrpc(service, expected) {
+  if (!expected) return service;
+  const denied = { code: grpc.status.UNAUTHENTICATED, details: 'bearer token required' };
+  const guarded = {};
+  for (const [name, impl] of Object.entries(service)) {
+    const ok = (call) => call.metadata.get('authorization').map(String).includes(expected);
+    guarded[name] = A2AService[name].responseStream
+      ? (call) => {
+          if (ok(call)) return impl(call);
+          call.emit('error', denied);
+        }
+      : (call, callback) => (ok(call) ? impl(call, callback) : callback(denied, null));
+  }
+  return guarded;
+}
+
 function main() {
   const { values } = parseArgs({
-    options: { port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, bearer: { type: 'string' } },
+    options: {
+      port: { type: 'string' },
+      'grpc-port': { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      bearer: { type: 'string' },
+    },
   });
   if (!values.port) {
-    console.error('usage: node agent.mjs --port N [--host 127.0.0.1] [--bearer TOKEN]');
+    console.error('usage: node agent.mjs --port N [--grpc-port M] [--host 127.0.0.1] [--bearer TOKEN]');
     process.exit(2);
   }
   const base = `http://${values.host}:${values.port}`;
+  const grpcAddress = values['grpc-port'] ? `${values.host}:${values['grpc-port']}` : undefined;
   const bearer = values.bearer;
-  const card = buildCard(base, bearer);
+  const card = buildCard(base, bearer, false, grpcAddress);
   const executor = new BehaviourExecutor();
   // The executor's cancelTask gets only the task id; remember contexts.
   executor.contexts = new Map();
@@ -335,7 +368,7 @@ function main() {
     undefined,
     pushStore,
     new DefaultPushNotificationSender(pushStore, { timeout: 5000 }),
-    bearer ? buildCard(base, bearer, true) : undefined,
+    bearer ? buildCard(base, bearer, true, grpcAddress) : undefined,
   );
 
   const expected = bearer ? `Bearer ${bearer}` : undefined;
@@ -360,12 +393,39 @@ function main() {
   app.use('/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder }));
   app.use('/rest', restHandler({ requestHandler: handler, userBuilder }));
 
-  const server = app.listen(Number(values.port), values.host, () => {
-    console.error(`node agent listening on ${base}`);
-  });
+  // gRPC: the same request handler behind the SDK's service, so a task
+  // made over HTTP is there over gRPC too. It binds first, so that a card
+  // served means every interface it lists is up.
+  let server;
+  const listen = () => {
+    server = app.listen(Number(values.port), values.host, () => {
+      console.error(`node agent listening on ${base}`);
+    });
+  };
+  let grpcServer;
+  if (grpcAddress) {
+    const grpcUserBuilder = async (call) => {
+      const got = call.metadata.get('authorization').map(String);
+      return expected && got.includes(expected) ? authenticated : anonymous;
+    };
+    const service = guardGrpc(grpcService({ requestHandler: handler, userBuilder: grpcUserBuilder }), expected);
+    grpcServer = new grpc.Server();
+    grpcServer.addService(A2AService, service);
+    grpcServer.bindAsync(grpcAddress, grpc.ServerCredentials.createInsecure(), (err) => {
+      if (err) {
+        console.error(`cannot bind gRPC ${grpcAddress}: ${err.message}`);
+        process.exit(1);
+      }
+      console.error(`node agent serving gRPC on ${grpcAddress}`);
+      listen();
+    });
+  } else {
+    listen();
+  }
   const stop = () => {
-    server.close();
-    server.closeAllConnections?.();
+    server?.close();
+    server?.closeAllConnections?.();
+    grpcServer?.forceShutdown();
     setTimeout(() => process.exit(0), 500).unref();
   };
   process.on('SIGTERM', stop);

@@ -3,8 +3,16 @@
 // message-text contract (issue 6): the a2a-core reference agent, or the SDK
 // agents in interop/. Every check is a real assertion on what came back.
 //
-//   node client_checks.mjs --url http://127.0.0.1:8080 --binding jsonrpc|rest
+//   node client_checks.mjs --url http://127.0.0.1:8080 --binding jsonrpc|rest|grpc
 //                          [--bearer TOKEN] [--only NAME,NAME] [-v]
+//
+// With --binding grpc the card still comes over HTTP from --url; the SDK's
+// GrpcTransportFactory (@a2a-js/sdk/client/grpc, on @grpc/grpc-js) then
+// calls the card's `GRPC` interface (a `host:port`, spec 10 / proto
+// AgentInterface.url) over cleartext HTTP/2, the bearer token going as
+// `authorization` metadata through a grpc-js call interceptor (spec 10.2).
+// The same 24 checks run on every binding: they are written against the
+// SDK's Client API, and push delivery is HTTP whatever the binding.
 //
 // Prints `PASS name`, `FAIL name: why` or `SKIP name: why` per check and ends
 // with `N passed, M failed[, K skipped]`; exits 1 when a check failed.
@@ -22,9 +30,11 @@ import {
   JsonRpcTransportFactory,
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
+import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
+import * as grpc from '@grpc/grpc-js';
 import { A2AError, TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 
-const BINDINGS = { jsonrpc: 'JSONRPC', rest: 'HTTP+JSON' };
+const BINDINGS = { jsonrpc: 'JSONRPC', rest: 'HTTP+JSON', grpc: 'GRPC' };
 const TERMINAL = new Set([
   TaskState.TASK_STATE_COMPLETED,
   TaskState.TASK_STATE_FAILED,
@@ -111,12 +121,34 @@ class Checks {
     };
   }
 
-  async makeClient(bearer = this.bearer) {
+  // The three transport factories, each sending `bearer` (none when
+  // undefined): an HTTP header, or gRPC metadata added by a call interceptor
+  // (grpc-js refuses call credentials on an insecure channel).
+  transports(bearer) {
     const fetchImpl = this.fetchWith(bearer);
+    const interceptors = bearer
+      ? [
+          (options, nextCall) =>
+            new grpc.InterceptingCall(nextCall(options), {
+              start(metadata, listener, next) {
+                metadata.set('authorization', `Bearer ${bearer}`);
+                next(metadata, listener);
+              },
+            }),
+        ]
+      : [];
+    return [
+      new JsonRpcTransportFactory({ fetchImpl }),
+      new RestTransportFactory({ fetchImpl }),
+      new GrpcTransportFactory({ grpcCallOptions: { interceptors } }),
+    ];
+  }
+
+  async makeClient(bearer = this.bearer) {
     const factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
+      transports: this.transports(bearer),
       preferredTransports: [this.binding],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl: this.fetchWith(bearer) }),
     });
     return factory.createFromUrl(this.url);
   }
@@ -465,9 +497,8 @@ class Checks {
   async extended_card_unauthenticated() {
     if (!this.bearer) throw new Skip('no --bearer given');
     // The card itself is public; only the extended card call goes without credentials.
-    const fetchImpl = this.fetchWith(undefined);
     const factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
+      transports: this.transports(undefined),
       preferredTransports: [this.binding],
     });
     const anonymous = await factory.createFromAgentCard(this.publicCard);
@@ -563,7 +594,7 @@ async function main() {
     },
   });
   if (!values.url || !BINDINGS[values.binding]) {
-    console.error('usage: node client_checks.mjs --url URL --binding jsonrpc|rest [--bearer TOKEN] [--only a,b] [-v]');
+    console.error('usage: node client_checks.mjs --url URL --binding jsonrpc|rest|grpc [--bearer TOKEN] [--only a,b] [-v]');
     process.exit(2);
   }
   const checks = new Checks(values);

@@ -18,11 +18,14 @@ same client checks run against either:
 plus the `tck-*` messageId prefixes of issue 6 (the prefix wins over text).
 
 It serves JSON-RPC at /jsonrpc and HTTP+JSON at /rest on a loopback port,
-the card at /.well-known/agent-card.json advertising both. With --bearer,
-every A2A call must carry `Authorization: Bearer <token>` (as the reference
-agent does with --bearer) and the extended card is offered.
+and, with --grpc-port, gRPC (the SDK's `GrpcHandler` on a `grpc.aio` server,
+cleartext HTTP/2) on a second port; the card at /.well-known/agent-card.json
+advertises every binding it serves, gRPC as `host:port` (the proto's
+`AgentInterface.url` format for gRPC). With --bearer, every A2A call must
+carry `Authorization: Bearer <token>` (HTTP header or gRPC metadata, as the
+reference agent does with --bearer) and the extended card is offered.
 
-Usage: python agent.py --port N [--host 127.0.0.1] [--bearer TOKEN]
+Usage: python agent.py --port N [--grpc-port M] [--host 127.0.0.1] [--bearer TOKEN]
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ import sys
 
 from datetime import datetime, timezone
 
+import grpc
+import grpc.aio
 import httpx
 import uvicorn
 
@@ -52,6 +57,7 @@ from a2a.helpers.proto_helpers import (
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.request_handlers.grpc_handler import GrpcHandler
 from a2a.server.routes import (
     create_agent_card_routes,
     create_jsonrpc_routes,
@@ -63,6 +69,7 @@ from a2a.server.tasks import (
     InMemoryTaskStore,
     TaskUpdater,
 )
+from a2a.types import a2a_pb2_grpc
 from a2a.types.a2a_pb2 import (
     AgentCapabilities,
     AgentCard,
@@ -302,16 +309,21 @@ class BehaviourExecutor(AgentExecutor):
         await updater.cancel()
 
 
-def build_card(base: str, bearer: bool, extended: bool = False) -> AgentCard:
+def build_card(base: str, bearer: bool, extended: bool = False, grpc_address: str | None = None) -> AgentCard:
+    interfaces = [
+        AgentInterface(url=f'{base}/jsonrpc', protocol_binding='JSONRPC', protocol_version='1.0'),
+        AgentInterface(url=f'{base}/rest', protocol_binding='HTTP+JSON', protocol_version='1.0'),
+    ]
+    if grpc_address:
+        # Last, so that a client preferring the card's order keeps the
+        # HTTP bindings it picked before gRPC existed (spec 8.3.1).
+        interfaces.append(AgentInterface(url=grpc_address, protocol_binding='GRPC', protocol_version='1.0'))
     card = AgentCard(
         name=f'a2a-sdk {SDK_VERSION} interop agent (Python)',
         description='The a2a-core reference agent behaviour, written with the official Python SDK'
         + (' (extended card for authenticated callers)' if extended else ''),
         version=SDK_VERSION,
-        supported_interfaces=[
-            AgentInterface(url=f'{base}/jsonrpc', protocol_binding='JSONRPC', protocol_version='1.0'),
-            AgentInterface(url=f'{base}/rest', protocol_binding='HTTP+JSON', protocol_version='1.0'),
-        ],
+        supported_interfaces=interfaces,
         capabilities=AgentCapabilities(
             streaming=True, push_notifications=True, extended_agent_card=bearer
         ),
@@ -368,9 +380,45 @@ class BearerGuard:
         await self.app(scope, receive, send)
 
 
-def build_app(port: int, host: str, bearer: str | None) -> Starlette:
+class GrpcBearerGuard(grpc.aio.ServerInterceptor):
+    """The gRPC twin of BearerGuard: a call without the bearer token in its
+    `authorization` metadata ends UNAUTHENTICATED before the SDK sees it."""
+
+    def __init__(self, token: str | None):
+        self.expected = f'Bearer {token}' if token else None
+
+    async def intercept_service(self, continuation, handler_call_details):
+        handler = await continuation(handler_call_details)
+        if self.expected is None or handler is None:
+            return handler
+        metadata = {k: v for k, v in (handler_call_details.invocation_metadata or ())}
+        if metadata.get('authorization') == self.expected:
+            return handler
+
+        async def deny(request, context):
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, 'bearer token required')
+
+        async def deny_stream(request, context):
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, 'bearer token required')
+            yield  # never reached: abort raises
+
+        if handler.response_streaming:
+            return grpc.unary_stream_rpc_method_handler(
+                deny_stream,
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        return grpc.unary_unary_rpc_method_handler(
+            deny,
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )
+
+
+def build_handler(port: int, host: str, bearer: str | None, grpc_port: int | None):
     base = f'http://{host}:{port}'
-    card = build_card(base, bearer is not None)
+    grpc_address = f'{host}:{grpc_port}' if grpc_port else None
+    card = build_card(base, bearer is not None, grpc_address=grpc_address)
     push_store = InMemoryPushNotificationConfigStore()
     push_sender = BasePushNotificationSender(httpx.AsyncClient(timeout=5.0), push_store)
     handler = DefaultRequestHandler(
@@ -379,8 +427,12 @@ def build_app(port: int, host: str, bearer: str | None) -> Starlette:
         agent_card=card,
         push_config_store=push_store,
         push_sender=push_sender,
-        extended_agent_card=build_card(base, True, extended=True) if bearer else None,
+        extended_agent_card=build_card(base, True, extended=True, grpc_address=grpc_address) if bearer else None,
     )
+    return card, handler
+
+
+def build_app(card: AgentCard, handler: DefaultRequestHandler) -> Starlette:
     routes = []
     routes += create_agent_card_routes(card)
     routes += create_jsonrpc_routes(handler, rpc_url='/jsonrpc')
@@ -388,15 +440,18 @@ def build_app(port: int, host: str, bearer: str | None) -> Starlette:
     return Starlette(routes=routes)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--port', type=int, required=True)
-    parser.add_argument('--host', default='127.0.0.1')
-    parser.add_argument('--bearer', default=None)
-    parser.add_argument('--log-level', default='warning')
-    args = parser.parse_args()
-    logging.basicConfig(level=logging.WARNING)
-    app = BearerGuard(build_app(args.port, args.host, args.bearer), args.bearer)
+async def serve(args) -> None:
+    card, handler = build_handler(args.port, args.host, args.bearer, args.grpc_port)
+    grpc_server = None
+    if args.grpc_port:
+        # One request handler behind both servers: a task created over
+        # HTTP can be read over gRPC and the other way round.
+        grpc_server = grpc.aio.server(interceptors=[GrpcBearerGuard(args.bearer)])
+        a2a_pb2_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler), grpc_server)
+        if grpc_server.add_insecure_port(f'{args.host}:{args.grpc_port}') == 0:
+            raise SystemExit(f'cannot bind gRPC port {args.grpc_port}')
+        await grpc_server.start()
+    app = BearerGuard(build_app(card, handler), args.bearer)
     config = uvicorn.Config(
         app,
         host=args.host,
@@ -404,7 +459,23 @@ def main() -> int:
         log_level=args.log_level,
         timeout_graceful_shutdown=1,
     )
-    uvicorn.Server(config).run()
+    try:
+        await uvicorn.Server(config).serve()
+    finally:
+        if grpc_server is not None:
+            await grpc_server.stop(grace=0.5)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--port', type=int, required=True)
+    parser.add_argument('--grpc-port', type=int, default=None, help='also serve gRPC on this port')
+    parser.add_argument('--host', default='127.0.0.1')
+    parser.add_argument('--bearer', default=None)
+    parser.add_argument('--log-level', default='warning')
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    asyncio.run(serve(args))
     return 0
 
 

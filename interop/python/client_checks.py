@@ -4,8 +4,15 @@ Point it at any A2A 1.0 agent that implements the reference agent's
 message-text contract (issue 6): the a2a-core reference agent, or the SDK
 agents in interop/. Every check is a real assertion on what came back.
 
-  python client_checks.py --url http://127.0.0.1:8080 --binding jsonrpc|rest
+  python client_checks.py --url http://127.0.0.1:8080 --binding jsonrpc|rest|grpc
                           [--bearer TOKEN] [--only NAME,NAME] [-v]
+
+With --binding grpc the card still comes over HTTP from --url; the SDK's
+GrpcTransport then calls the card's `GRPC` interface (its url is a
+`host:port`, spec 10 / proto AgentInterface.url) on a cleartext `grpc.aio`
+channel, the bearer token going as `authorization` metadata (spec 10.2).
+The same 24 checks run on every binding: each is written against the SDK's
+client API, not the wire, and push delivery is HTTP whatever the binding.
 
 Prints `PASS name`, `FAIL name: why` or `SKIP name: why` per check and ends
 with `N passed, M failed[, K skipped]`; exits 1 when a check failed.
@@ -27,6 +34,8 @@ import uuid
 
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import grpc
+import grpc.aio
 import httpx
 
 from google.protobuf import json_format
@@ -58,7 +67,8 @@ from a2a.utils.errors import (
     UnsupportedOperationError,
 )
 
-BINDINGS = {'jsonrpc': 'JSONRPC', 'rest': 'HTTP+JSON'}
+BINDINGS = {'jsonrpc': 'JSONRPC', 'rest': 'HTTP+JSON', 'grpc': 'GRPC'}
+TRANSPORTS = {'JSONRPC': 'JsonRpcTransport', 'HTTP+JSON': 'RestTransport', 'GRPC': 'GrpcTransport'}
 TERMINAL = {
     TaskState.TASK_STATE_COMPLETED,
     TaskState.TASK_STATE_FAILED,
@@ -89,6 +99,34 @@ def user_message(text: str, *, message_id: str | None = None, task_id: str = '',
         task_id=task_id,
         context_id=context_id,
     )
+
+
+# --- gRPC credentials -------------------------------------------------------
+
+
+def with_bearer(details, token: str):
+    """The call's details with `authorization: Bearer <token>` added (spec
+    10.2: service parameters and credentials travel as gRPC metadata)."""
+    metadata = list(details.metadata or ()) + [('authorization', f'Bearer {token}')]
+    return details._replace(metadata=grpc.aio.Metadata(*metadata))
+
+
+# grpc.aio files an interceptor under the first call kind it implements, so
+# unary and server-streaming calls need one class each.
+class UnaryBearer(grpc.aio.UnaryUnaryClientInterceptor):
+    def __init__(self, token: str):
+        self.token = token
+
+    async def intercept_unary_unary(self, continuation, client_call_details, request):
+        return await continuation(with_bearer(client_call_details, self.token), request)
+
+
+class StreamBearer(grpc.aio.UnaryStreamClientInterceptor):
+    def __init__(self, token: str):
+        self.token = token
+
+    async def intercept_unary_stream(self, continuation, client_call_details, request):
+        return await continuation(with_bearer(client_call_details, self.token), request)
 
 
 # --- the webhook receiver ---------------------------------------------------
@@ -164,12 +202,26 @@ class Checks:
         )
         self.webhook: Webhook | None = None
         self.state: dict = {}
+        self.channels: list = []
 
-    async def make_client(self, streaming: bool, http: httpx.AsyncClient | None = None):
+    def channel_factory(self, bearer: str | None):
+        interceptors = [UnaryBearer(bearer), StreamBearer(bearer)] if bearer else []
+
+        def make(address: str):
+            channel = grpc.aio.insecure_channel(address, interceptors=interceptors)
+            self.channels.append(channel)
+            return channel
+
+        return make
+
+    async def make_client(self, streaming: bool, anonymous: httpx.AsyncClient | None = None):
+        """A client with the bearer token, or with none when given the
+        `anonymous` httpx client (whose gRPC channels then carry none either)."""
         config = ClientConfig(
             streaming=streaming,
             supported_protocol_bindings=[self.binding],
-            httpx_client=http or self.http,
+            httpx_client=anonymous or self.http,
+            grpc_channel_factory=self.channel_factory(None if anonymous else self.bearer),
         )
         return await ClientFactory(config).create_from_url(self.url)
 
@@ -179,6 +231,8 @@ class Checks:
 
     async def close(self) -> None:
         await self.http.aclose()
+        for channel in self.channels:
+            await channel.close()
         if self.webhook:
             self.webhook.close()
 
@@ -211,7 +265,7 @@ class Checks:
         assert resolved.capabilities.streaming, 'card does not declare streaming'
         assert resolved.capabilities.push_notifications, 'card does not declare push notifications'
         chosen = type(self.unary._transport).__name__
-        want = {'JSONRPC': 'JsonRpcTransport', 'HTTP+JSON': 'RestTransport'}[self.binding]
+        want = TRANSPORTS[self.binding]
         assert chosen == want, f'SDK chose {chosen}, wanted {want}'
 
     # 2
@@ -514,7 +568,7 @@ class Checks:
         if not self.bearer:
             raise Skip('no --bearer given')
         async with httpx.AsyncClient(timeout=REQUEST_TIMEOUT) as anonymous:
-            client = await self.make_client(streaming=False, http=anonymous)
+            client = await self.make_client(streaming=False, anonymous=anonymous)
             try:
                 card = await client.get_extended_agent_card(GetExtendedAgentCardRequest())
             except A2AError as e:

@@ -279,8 +279,9 @@ impl Options {
         let mut interfaces = vec![
             AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
             AgentInterface::new(base.clone(), "HTTP+JSON", "1.0"),
-            // gRPC clients dial the authority: h2c on the same port.
-            AgentInterface::new(base.clone(), "GRPC", "1.0"),
+            // gRPC clients dial the authority: h2c on the same port,
+            // advertised as `host:port` (see `grpc_address`).
+            AgentInterface::new(grpc_address(&base), "GRPC", "1.0"),
         ];
         if self.v0_3 {
             // JSON-RPC only: the HTTP+JSON routes speak 1.0.
@@ -371,6 +372,30 @@ impl Options {
 fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
     text.parse()
         .map_err(|_| format!("{flag} {text:?} is not a valid number"))
+}
+
+/// The gRPC interface's address for the base URL `base`: its authority
+/// as `host:port`, the port explicit (443 for `https`, 80 for `http` when
+/// the URL names none). The proto asks for this form ("For gRPC, the
+/// address should be in the format `hostname:port`", `AgentInterface.url`),
+/// and both official SDK clients hand the URL to their gRPC library as a
+/// channel target, which refuses an absolute URL (interop/FINDINGS.md G-1).
+/// A base that does not parse is advertised as it is.
+pub fn grpc_address(base: &str) -> String {
+    let Ok(uri) = base.parse::<http::Uri>() else {
+        return base.to_owned();
+    };
+    let Some(host) = uri.host() else {
+        return base.to_owned();
+    };
+    let port = uri
+        .port_u16()
+        .unwrap_or(if uri.scheme_str() == Some("https") {
+            443
+        } else {
+            80
+        });
+    format!("{host}:{port}")
 }
 
 #[cfg(test)]
@@ -515,9 +540,12 @@ mod tests {
         );
         assert_eq!(card.supported_interfaces[1].protocol_binding, "HTTP+JSON");
         assert_eq!(card.supported_interfaces[2].protocol_binding, "GRPC");
+        assert_eq!(card.supported_interfaces[2].url, "agents.example.com:443");
+        assert_eq!(grpc_address("http://127.0.0.1:8080"), "127.0.0.1:8080");
+        assert_eq!(grpc_address("http://[::1]:9"), "[::1]:9");
         assert_eq!(
-            card.supported_interfaces[2].url,
-            "https://agents.example.com/a2a"
+            grpc_address("http://agent.example.com"),
+            "agent.example.com:80"
         );
     }
 

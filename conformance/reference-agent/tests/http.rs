@@ -31,9 +31,10 @@ async fn card_send_get_and_direct_reply_on_both_bindings() {
         bindings,
         [json!("JSONRPC"), json!("HTTP+JSON"), json!("GRPC")]
     );
+    // gRPC as `host:port`, the proto's form for it (FINDINGS.md G-1).
     assert_eq!(
         card["supportedInterfaces"][2]["url"],
-        format!("http://{}", server.addr)
+        server.addr.to_string()
     );
     assert_eq!(
         card["supportedInterfaces"][0]["url"],

@@ -2,13 +2,20 @@
 //! `HttpTransport` (through `A2aService`) on the binding asked for.
 //!
 //! ```text
-//! a2a-interop-client-checks --url URL --binding jsonrpc|rest [--bearer TOKEN] [--only a,b]
+//! a2a-interop-client-checks --url URL --binding jsonrpc|rest|grpc [--bearer TOKEN] [--only a,b]
 //! ```
 //!
 //! The same checks, names and output as `python/client_checks.py` and
 //! `node/client_checks.mjs`: `PASS name`, `FAIL name: why`, `SKIP name:
 //! why`, then `N passed, M failed[, K skipped]`; exit status 1 on a
 //! failure. The push checks start a webhook receiver on 127.0.0.1.
+//!
+//! With `--binding grpc` the card comes over HTTP from `--url` as always
+//! and the calls go to its `GRPC` interface. A bare `host:port` there (the
+//! proto's form, which the SDK agents use) is one the client reads as
+//! `https`; when the card itself came over cleartext `http://`, this
+//! program dials it cleartext (h2c), as the SDK check programs choose
+//! insecure channels: the caller picks the credentials, not the card.
 
 use std::collections::BTreeSet;
 use std::future::Future;
@@ -17,7 +24,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use a2a_hyper::HyperClient;
-use a2a_transport::{discover, A2aService, Binding, CallContext, client::{Discovered, Preferences}};
+use a2a_transport::{
+    client::{Discovered, Preferences},
+    discover, A2aService, Binding, CallContext, HttpTransport,
+};
 use a2a_types::{
     A2aError, AuthenticationInfo, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     ErrorKind, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
@@ -287,10 +297,7 @@ impl Checks {
     async fn card(&mut self) -> Res {
         let card = &self.agent.card;
         ensure!(!card.name.is_empty(), "card has no name");
-        let wanted = match self.binding {
-            Binding::JsonRpc => "JSONRPC",
-            _ => "HTTP+JSON",
-        };
+        let wanted = self.binding.as_str();
         let offered = card
             .supported_interfaces
             .iter()
@@ -1082,7 +1089,8 @@ fn parse_args() -> Result<Args, String> {
                 binding = Some(match value()?.as_str() {
                     "jsonrpc" => Binding::JsonRpc,
                     "rest" => Binding::HttpJson,
-                    other => return Err(format!("--binding {other:?}: say jsonrpc or rest")),
+                    "grpc" => Binding::Grpc,
+                    other => return Err(format!("--binding {other:?}: say jsonrpc, rest or grpc")),
                 })
             }
             "--bearer" => bearer = Some(value()?),
@@ -1103,13 +1111,17 @@ async fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(e) => {
-            eprintln!("a2a-interop-client-checks: {e}\nusage: --url URL --binding jsonrpc|rest [--bearer TOKEN] [--only a,b]");
+            eprintln!("a2a-interop-client-checks: {e}\nusage: --url URL --binding jsonrpc|rest|grpc [--bearer TOKEN] [--only a,b]");
             return ExitCode::from(2);
         }
     };
     let prefs = Preferences::new().with_bindings([args.binding]);
     let client = HyperClient::new().with_timeout(REQUEST_TIMEOUT);
-    let agent = match tokio::time::timeout(CHECK_TIMEOUT, discover(client, &args.url, &prefs)).await
+    let agent = match tokio::time::timeout(
+        CHECK_TIMEOUT,
+        discover(client.clone(), &args.url, &prefs),
+    )
+    .await
     {
         Ok(Ok(agent)) => agent,
         Ok(Err(e)) => {
@@ -1123,6 +1135,21 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let mut agent = agent;
+    if args.binding == Binding::Grpc
+        && !agent.interface.url.contains("://")
+        && args.url.starts_with("http://")
+    {
+        let url = format!("http://{}", agent.interface.url);
+        match HttpTransport::new(client, Binding::Grpc, &url) {
+            Ok(t) => agent.transport = t.with_tenant(agent.interface.tenant.clone()),
+            Err(e) => {
+                println!("FAIL card: the GRPC interface {url}: {e}");
+                println!("0 passed, 1 failed");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let mut cx = CallContext::new();
     if let Some(token) = &args.bearer {
         match HeaderValue::from_str(&format!("Bearer {token}")) {
