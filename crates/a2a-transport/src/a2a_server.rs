@@ -832,7 +832,10 @@ impl<S: A2aService> A2aServer<S> {
                 Some(status),
                 &self.challenges,
             ),
-            Binding::HttpJson => rest_binding::error_response(head, err, status, &self.challenges),
+            // The server does not serve gRPC yet (see check_interface).
+            Binding::HttpJson | Binding::Grpc => {
+                rest_binding::error_response(head, err, status, &self.challenges)
+            }
         }
     }
 }
@@ -850,11 +853,15 @@ fn check_interface(config: &ServerConfig, interface: &AgentInterface) -> Result<
         reason,
     };
     let binding = interface.protocol_binding.trim();
-    if Binding::from_protocol_binding(binding).is_none()
-        && config
-            .external_bindings
-            .iter()
-            .any(|b| b.trim().eq_ignore_ascii_case(binding))
+    // gRPC is a binding the host may serve itself, as before this
+    // server named it.
+    if matches!(
+        Binding::from_protocol_binding(binding),
+        None | Some(Binding::Grpc)
+    ) && config
+        .external_bindings
+        .iter()
+        .any(|b| b.trim().eq_ignore_ascii_case(binding))
     {
         return Ok(());
     }
@@ -892,10 +899,10 @@ fn check_interface(config: &ServerConfig, interface: &AgentInterface) -> Result<
             ))),
             None => Err(refuse("the HTTP+JSON binding is turned off".to_owned())),
         },
-        None => Err(refuse(format!(
+        Some(Binding::Grpc) | None => Err(refuse(format!(
             "this server serves {} only (a binding the host serves itself goes in \
              ServerConfig::external_bindings)",
-            Binding::ALL.map(Binding::as_str).join(" and ")
+            Binding::JSON.map(Binding::as_str).join(" and ")
         ))),
     }
 }

@@ -94,7 +94,7 @@ impl SseStream {
     fn decode(&self, data: &[u8]) -> Result<StreamResponse, A2aError> {
         match self.binding {
             Binding::JsonRpc => decode_response::<methods::SendStreamingMessage>(data, &self.id),
-            Binding::HttpJson => decode_rest_frame(data),
+            Binding::HttpJson | Binding::Grpc => decode_rest_frame(data),
         }
     }
 }

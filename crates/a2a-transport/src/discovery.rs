@@ -92,7 +92,7 @@ impl Preferences {
     /// Both bindings (JSON-RPC first), version 1.0, the card's order.
     pub fn new() -> Preferences {
         Preferences {
-            bindings: Binding::ALL.to_vec(),
+            bindings: Binding::JSON.to_vec(),
             versions: SPOKEN_VERSIONS.to_vec(),
             order: SelectionOrder::Card,
         }
@@ -721,7 +721,7 @@ mod tests {
         for want in [
             "JSONRPC 0.3 at https://a/old (protocol version not accepted)",
             "not a url (not a valid URI)",
-            "GRPC 1.0 at grpc.a:443 (binding not spoken by this client)",
+            "GRPC 1.0 at grpc.a:443 (binding not among the preferred bindings)",
             "it speaks JSONRPC, HTTP+JSON at A2A 1.0",
         ] {
             assert!(text.contains(want), "{want:?} not in {text}");

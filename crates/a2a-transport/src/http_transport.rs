@@ -214,6 +214,12 @@ impl<C: HttpClient> HttpTransport<C> {
         let uri = parse_http_url(url)?;
         let router = match binding {
             Binding::JsonRpc => Router::new(),
+            Binding::Grpc => {
+                return Err(InterfaceUrlError::new(
+                    url,
+                    "HttpTransport speaks JSON-RPC and HTTP+JSON, not gRPC",
+                ))
+            }
             Binding::HttpJson => {
                 if uri.query().is_some() {
                     return Err(InterfaceUrlError::new(
@@ -341,6 +347,7 @@ impl<C: HttpClient> HttpTransport<C> {
                 let (method, uri, body) = self.rest_request(&request)?;
                 (method, uri, body, Id::Null)
             }
+            Binding::Grpc => return Err(grpc_refused()),
         };
 
         let mut headers = cx.headers.clone();
@@ -351,14 +358,14 @@ impl<C: HttpClient> HttpTransport<C> {
         let accept = match (streaming, self.binding) {
             (true, _) => EVENT_STREAM,
             (false, Binding::JsonRpc) => APPLICATION_JSON,
-            (false, Binding::HttpJson) => "application/a2a+json, application/json",
+            (false, Binding::HttpJson | Binding::Grpc) => "application/a2a+json, application/json",
         };
         headers.insert(ACCEPT, HeaderValue::from_static(accept));
         match &body {
             Some(_) => {
                 let ct = match self.binding {
                     Binding::JsonRpc => APPLICATION_JSON,
-                    Binding::HttpJson => A2A_JSON,
+                    Binding::HttpJson | Binding::Grpc => A2A_JSON,
                 };
                 headers.insert(CONTENT_TYPE, HeaderValue::from_static(ct));
             }
@@ -470,6 +477,7 @@ impl<C: HttpClient> HttpTransport<C> {
         let result = match self.binding {
             Binding::JsonRpc => decode_reply(op, &bytes, &id),
             Binding::HttpJson => decode_rest(op, &bytes),
+            Binding::Grpc => Err(grpc_refused()),
         };
         result.map_err(|e| with_challenges(e, &parts.headers))
     }
@@ -510,6 +518,7 @@ impl<C: HttpClient> HttpTransport<C> {
             Binding::HttpJson => serde_json::from_slice::<ErrorBody>(&bytes)
                 .ok()
                 .map(|b| A2aError::from_status(b.error.code, Some(b.error))),
+            Binding::Grpc => Some(grpc_refused()),
         };
         Err(match error {
             Some(e) => with_challenges(e, &parts.headers),
@@ -551,7 +560,7 @@ impl<C: HttpClient> HttpTransport<C> {
                 Some(e) => e.with_received_status(status),
                 None => status_without_error(status, &self.url.to_string()),
             },
-            Binding::HttpJson => {
+            Binding::HttpJson | Binding::Grpc => {
                 match json.and_then(|b| serde_json::from_slice::<ErrorBody>(&b).ok()) {
                     Some(body) => A2aError::from_status(status, Some(body.error)),
                     None => status_without_error(status, &self.url.to_string()),
@@ -560,6 +569,15 @@ impl<C: HttpClient> HttpTransport<C> {
         };
         with_challenges(error, &parts.headers)
     }
+}
+
+/// What a call over gRPC gets: [`HttpTransport::new`] refuses the binding,
+/// so only a transport built around it could reach this.
+fn grpc_refused() -> A2aError {
+    A2aError::new(
+        ErrorKind::UnsupportedOperation,
+        "HttpTransport speaks JSON-RPC and HTTP+JSON, not gRPC",
+    )
 }
 
 fn version_value(version: ProtocolVersion) -> HeaderValue {

@@ -493,7 +493,7 @@ const PROXY_HTML: &str = "<html><body><h1>401 Authorization Required</h1></body>
 
 #[test]
 fn proxy_answers_without_a2a_bodies_are_authentication_and_authorization_errors() {
-    for binding in Binding::ALL {
+    for binding in Binding::JSON {
         let challenge = [
             ("content-type", "text/html"),
             (
@@ -621,7 +621,7 @@ fn agent_error_bodies_decode_on_both_bindings() {
 
 #[test]
 fn malformed_success_answers_are_invalid_agent_responses() {
-    for binding in Binding::ALL {
+    for binding in Binding::JSON {
         let err = get_err(
             binding,
             200,
@@ -653,7 +653,7 @@ fn malformed_success_answers_are_invalid_agent_responses() {
 
 #[test]
 fn response_bodies_are_bounded() {
-    for binding in Binding::ALL {
+    for binding in Binding::JSON {
         let (client, t) = transport(binding);
         let t = t.with_config(ClientConfig::new().with_max_response_body(64));
         let big = format!("{{\"id\":\"{}\"}}", "x".repeat(100));
@@ -799,7 +799,7 @@ fn subscribe_requests_on_both_bindings() {
 
 #[test]
 fn stream_errors_before_and_during_the_stream() {
-    for binding in Binding::ALL {
+    for binding in Binding::JSON {
         // A proxy's 401 instead of a stream.
         let (client, t) = transport(binding);
         client.push_body(

@@ -149,7 +149,7 @@ fn a_card_offering_nothing_usable_fails_at_discovery() {
     let text = err.to_string();
     for want in [
         "speaks JSONRPC, HTTP+JSON at A2A 1.0",
-        "GRPC 1.0 at grpc.example:443 (binding not spoken by this client)",
+        "GRPC 1.0 at grpc.example:443 (binding not among the preferred bindings)",
         "JSONRPC 0.3 at https://a.example/v03 (protocol version not accepted)",
         "websocket/v1 1.0 at wss://a.example/ws (binding not spoken by this client)",
     ] {

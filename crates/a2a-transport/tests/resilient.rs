@@ -107,7 +107,7 @@ fn drain(s: &mut ResilientStream) -> Vec<Result<StreamResponse, A2aError>> {
 
 #[test]
 fn a_dropped_stream_is_resumed_and_nothing_is_lost() {
-    for binding in Binding::ALL {
+    for binding in Binding::JSON {
         let (client, clock, r) = resilient(binding, RetryPolicy::new());
         push_stream(
             &client,
@@ -331,7 +331,7 @@ fn attempts_count_again_after_each_delivered_event() {
 
 #[test]
 fn a_task_finished_while_away_is_fetched_once() {
-    for binding in Binding::ALL {
+    for binding in Binding::JSON {
         let (client, _, r) = resilient(binding, RetryPolicy::new());
         push_stream(
             &client,
@@ -531,7 +531,7 @@ fn card(streaming: Option<bool>) -> AgentCard {
 
 #[test]
 fn agents_that_do_not_stream_get_one_unary_call() {
-    for binding in Binding::ALL {
+    for binding in Binding::JSON {
         for streaming in [None, Some(false)] {
             let (client, clock, r) = resilient(binding, RetryPolicy::new());
             let r = r.with_card(&card(streaming));
