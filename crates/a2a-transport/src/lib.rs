@@ -155,6 +155,7 @@ mod frames;
 #[cfg(feature = "testing")]
 pub mod fuzz;
 mod gate;
+mod grpc_client;
 mod grpc_wire;
 #[cfg(feature = "http-body")]
 mod http_body;
@@ -336,7 +337,7 @@ pub mod client {
         discover, select_interface, select_interfaces, CardResolver, Discovered, DiscoveryError,
         NoCompatibleInterface, Preferences, SelectionOrder,
     };
-    pub use crate::http_client::{HttpClient, HttpError, ResponseBody};
+    pub use crate::http_client::{BodyChunk, HttpClient, HttpError, ResponseBody};
     pub use crate::http_transport::{ClientConfig, HttpTransport, InterfaceUrlError};
     pub use crate::resilient::{ResilientStream, ResilientTransport, RetryPolicy, Timer};
 }
