@@ -53,24 +53,26 @@ impl Session {
                         services.push((binding, Arc::clone(svc)));
                     }
                 }
-                Binding::JsonRpc | Binding::HttpJson => match target.interface(binding) {
-                    Some(iface) => {
-                        match HttpTransport::for_interface(Arc::clone(&target.http), &iface) {
-                            Some(Ok(t)) => {
-                                services.push((binding, Arc::new(t)));
-                                interfaces.push((binding, iface));
+                Binding::JsonRpc | Binding::HttpJson | Binding::Grpc => {
+                    match target.interface(binding) {
+                        Some(iface) => {
+                            match HttpTransport::for_interface(Arc::clone(&target.http), &iface) {
+                                Some(Ok(t)) => {
+                                    services.push((binding, Arc::new(t)));
+                                    interfaces.push((binding, iface));
+                                }
+                                Some(Err(e)) => problems.push((binding, e.to_string())),
+                                None => problems.push((binding, "binding not spoken".to_owned())),
                             }
-                            Some(Err(e)) => problems.push((binding, e.to_string())),
-                            None => problems.push((binding, "binding not spoken".to_owned())),
                         }
+                        None => problems.push((
+                            binding,
+                            format!(
+                                "the card declares no {binding} interface for protocol version 1.0"
+                            ),
+                        )),
                     }
-                    None => problems.push((
-                        binding,
-                        format!(
-                            "the card declares no {binding} interface for protocol version 1.0"
-                        ),
-                    )),
-                },
+                }
                 Binding::Http => {}
             }
         }

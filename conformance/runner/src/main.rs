@@ -20,7 +20,7 @@ With no options, starts the reference agent on loopback HTTP (JSON-RPC and
 HTTP+JSON) and in process, and runs every scenario against it.
 
   --url <base URL>        test a live agent, found through <base URL>/.well-known/agent-card.json
-  --binding <jsonrpc|rest>
+  --binding <jsonrpc|rest|grpc>
                           test only this binding of the card (repeatable; default: every one)
   --bearer <token>        send `Authorization: Bearer <token>` (repeat it: the second token is
                           another caller, for the authorization scoping scenarios)
@@ -79,9 +79,10 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
                     .push(match value("--binding")?.to_ascii_lowercase().as_str() {
                         "jsonrpc" | "json-rpc" => Binding::JsonRpc,
                         "rest" | "http+json" | "httpjson" => Binding::HttpJson,
+                        "grpc" => Binding::Grpc,
                         other => {
                             return Err(format!(
-                                "--binding {other:?}: this runner speaks jsonrpc and rest"
+                                "--binding {other:?}: this runner speaks jsonrpc, rest and grpc"
                             ))
                         }
                     })
@@ -353,7 +354,7 @@ mod tests {
         assert_eq!(o.webhook, Some("127.0.0.1:0".parse().unwrap()));
         assert!(matches!(args(&["--help"]), Ok(Parsed::Help)));
         for bad in [
-            &["--binding", "grpc", "--url", "x"][..],
+            &["--binding", "soap", "--url", "x"][..],
             &["--header", "novalue", "--url", "x"],
             &["--bearer", "t"],
             &["--jobs", "0"],

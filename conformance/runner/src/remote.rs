@@ -79,7 +79,7 @@ impl Remote {
                     Level::May,
                     Binding::Http,
                     format!(
-                        "the card declares {} at {}, which this runner does not speak (it speaks JSONRPC and HTTP+JSON): not tested",
+                        "the card declares {} at {}, which this runner does not speak (it speaks JSONRPC, HTTP+JSON and GRPC): not tested",
                         iface.protocol_binding, iface.url
                     ),
                 ));
@@ -94,7 +94,7 @@ impl Remote {
                 "5.2",
                 Level::Must,
                 Binding::Http,
-                "the card declares no JSONRPC or HTTP+JSON interface at protocol version 1.0: nothing to test".to_owned(),
+                "the card declares no JSONRPC, HTTP+JSON or GRPC interface at protocol version 1.0: nothing to test".to_owned(),
             ));
         }
         target.callers = self.callers.clone();

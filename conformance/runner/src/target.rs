@@ -144,7 +144,7 @@ impl Target {
         http: Arc<dyn HttpClient>,
         card: AgentCard,
     ) -> Target {
-        let bindings = [Binding::JsonRpc, Binding::HttpJson]
+        let bindings = [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc]
             .into_iter()
             .filter(|b| interface_of(&card, *b).is_some())
             .collect();
