@@ -58,8 +58,9 @@ pub struct SseStream {
 
 /// Where the events come from.
 enum Source {
-    /// A `text/event-stream` body (JSON-RPC, HTTP+JSON).
-    Sse(SseEvents<ResponseBody>),
+    /// A `text/event-stream` body (JSON-RPC, HTTP+JSON); boxed, as the
+    /// SSE decoder is many times the size of the gRPC reader.
+    Sse(Box<SseEvents<ResponseBody>>),
     /// A gRPC server stream.
     Grpc(GrpcEvents),
 }
@@ -86,7 +87,10 @@ impl SseStream {
         config: DecoderConfig,
     ) -> SseStream {
         SseStream {
-            events: Source::Sse(SseEvents::with_decoder(body, Decoder::with_config(config))),
+            events: Source::Sse(Box::new(SseEvents::with_decoder(
+                body,
+                Decoder::with_config(config),
+            ))),
             binding,
             id,
             done: false,
@@ -163,7 +167,7 @@ impl Stream for SseStream {
                 return Poll::Ready(item);
             }
         };
-        let item = match Pin::new(events).poll_next(cx) {
+        let item = match Pin::new(&mut **events).poll_next(cx) {
             Poll::Pending => return Poll::Pending,
             Poll::Ready(None) => None,
             Poll::Ready(Some(Ok(event))) => Some(this.decode(&event.data)),

@@ -31,19 +31,16 @@ fn transport() -> (Arc<Scripted>, HttpTransport<Arc<Scripted>>) {
 }
 
 fn task(state: TaskState) -> Task {
-    let mut t = Task::default();
-    t.id = "t1".into();
-    t.context_id = "c1".into();
-    t.status = TaskStatus::new(state);
-    t
+    Task::new("t1", "c1", state)
 }
 
 fn status_event(state: TaskState) -> StreamResponse {
-    let mut e = TaskStatusUpdateEvent::default();
-    e.task_id = "t1".into();
-    e.context_id = "c1".into();
-    e.status = TaskStatus::new(state);
-    StreamResponse::StatusUpdate(e)
+    StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+        task_id: "t1".into(),
+        context_id: "c1".into(),
+        status: TaskStatus::new(state),
+        ..Default::default()
+    })
 }
 
 /// A gRPC response: head, then `chunks` (data and trailers).

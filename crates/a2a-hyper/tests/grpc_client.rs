@@ -39,19 +39,16 @@ impl http_body::Body for Frames {
 }
 
 fn task(id: &str, state: TaskState) -> Task {
-    let mut t = Task::default();
-    t.id = id.into();
-    t.context_id = "c1".into();
-    t.status = TaskStatus::new(state);
-    t
+    Task::new(id, "c1", state)
 }
 
 fn update(state: TaskState) -> StreamResponse {
-    let mut e = TaskStatusUpdateEvent::default();
-    e.task_id = "t1".into();
-    e.context_id = "c1".into();
-    e.status = TaskStatus::new(state);
-    StreamResponse::StatusUpdate(e)
+    StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+        task_id: "t1".into(),
+        context_id: "c1".into(),
+        status: TaskStatus::new(state),
+        ..Default::default()
+    })
 }
 
 /// What the server saw of each request: version, path, content-type, te,
