@@ -257,7 +257,8 @@ impl Options {
     }
 
     /// The agent, behind the server, for a listener bound to `bound`:
-    /// JSON-RPC at `/` and HTTP+JSON at the root of the base URL, the
+    /// JSON-RPC at `/`, HTTP+JSON at the root of the base URL and gRPC
+    /// (HTTP/2 with prior knowledge on the same port), the
     /// card at `/.well-known/agent-card.json`, bearer authentication when
     /// tokens were given, push delivery over HTTP, SSE keep-alive comments
     /// every `--keep-alive` of quiet.
@@ -267,6 +268,8 @@ impl Options {
             .with_interfaces(vec![
                 AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
                 AgentInterface::new(base.clone(), "HTTP+JSON", "1.0"),
+                // gRPC clients dial the authority: h2c on the same port.
+                AgentInterface::new(base.clone(), "GRPC", "1.0"),
             ])
             .with_push_allowlist(self.allowlist());
         config.limits.max_tasks = self.max_tasks;
@@ -490,5 +493,10 @@ mod tests {
             "https://agents.example.com/a2a/"
         );
         assert_eq!(card.supported_interfaces[1].protocol_binding, "HTTP+JSON");
+        assert_eq!(card.supported_interfaces[2].protocol_binding, "GRPC");
+        assert_eq!(
+            card.supported_interfaces[2].url,
+            "https://agents.example.com/a2a"
+        );
     }
 }

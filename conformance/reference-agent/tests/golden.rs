@@ -26,7 +26,8 @@ use std::time::Duration;
 
 use a2a_reference_agent::{AgentConfig, RecordingPushSender, ReferenceAgent};
 use a2a_transport::{
-    server::{AuthOutcome, AuthRequest, Authenticator, BearerAuth, FrameStream},
+    grpc,
+    server::{AuthOutcome, AuthRequest, Authenticator, BearerAuth},
     A2aServer, Body, BoxFuture, ServerConfig,
 };
 use a2a_types::{AgentExtension, AgentInterface};
@@ -834,6 +835,126 @@ async fn limits() {
 }
 
 #[tokio::test]
+async fn grpc() {
+    let served = server(|_| {}, ServerConfig::new(), None);
+    let limited = server(|_| {}, ServerConfig::new().with_max_body_size(64), None);
+    let mut g = Group::new(
+        "grpc",
+        "The gRPC binding (spec 10) over the same pipeline: bodies are 5-byte-prefixed \
+         protobuf messages (shown escaped), `<t` lines the trailers; an error before any \
+         message is trailers-only. Only answers without timestamps are recorded (a \
+         protobuf timestamp is binary, so it cannot be normalised).",
+    );
+    let send = |text: &str| {
+        let json = user("m-1", text, None).to_string();
+        let request: a2a_types::SendMessageRequest =
+            a2a_types::from_slice(json.as_bytes()).expect("a request");
+        grpc::encode_message(&request).expect("a frame")
+    };
+    let get = |id: &str| {
+        let request = a2a_types::GetTaskRequest {
+            id: id.to_owned(),
+            ..Default::default()
+        };
+        grpc::encode_message(&request).expect("a frame")
+    };
+    g.call(
+        &served,
+        "unary-message-then-ok-trailers",
+        grpc_call("SendMessage", send("message hi")),
+    )
+    .await;
+    g.call(
+        &served,
+        "stream-of-one-message-then-ok-trailers",
+        grpc_call("SendStreamingMessage", send("message hi")),
+    )
+    .await;
+    g.call(
+        &served,
+        "task-not-found-is-not-found",
+        grpc_call("GetTask", get("task-missing")),
+    )
+    .await;
+    g.call(
+        &served,
+        "missing-id-is-invalid-argument",
+        grpc_call("GetTask", get("")),
+    )
+    .await;
+    g.call(
+        &served,
+        "unsupported-version-is-failed-precondition",
+        grpc_call("GetTask", get("t")).header("a2a-version", "9.9"),
+    )
+    .await;
+    g.call(
+        &served,
+        "no-version-is-0.3-not-served",
+        grpc_call("GetTask", get("t")).without("a2a-version"),
+    )
+    .await;
+    let mut short = get("t").to_vec();
+    short[4] += 3;
+    g.call(
+        &served,
+        "length-prefix-past-the-body-is-internal",
+        grpc_call("GetTask", short.into()),
+    )
+    .await;
+    let mut compressed = get("t").to_vec();
+    compressed[0] = 1;
+    g.call(
+        &served,
+        "compressed-without-encoding-is-internal",
+        grpc_call("GetTask", compressed.into()),
+    )
+    .await;
+    g.call(
+        &served,
+        "gzip-encoding-is-unimplemented",
+        grpc_call("GetTask", get("t")).header("grpc-encoding", "gzip"),
+    )
+    .await;
+    g.call(
+        &served,
+        "unknown-method-is-unimplemented",
+        grpc_call("Nope", get("t")),
+    )
+    .await;
+    g.call(
+        &served,
+        "invalid-grpc-timeout-is-internal",
+        grpc_call("GetTask", get("t")).header("grpc-timeout", "soon"),
+    )
+    .await;
+    g.call(
+        &served,
+        "json-content-type-is-415",
+        grpc_call("GetTask", get("t"))
+            .without("content-type")
+            .header("content-type", "application/json"),
+    )
+    .await;
+    let mut not_post = grpc_call("GetTask", Bytes::new());
+    not_post.method = Method::GET;
+    g.call(&served, "get-is-405", not_post).await;
+    g.call(
+        &limited,
+        "declared-length-over-the-limit-is-resource-exhausted",
+        grpc_call("SendMessage", Bytes::from_static(&[0, 0, 0, 4, 0])),
+    )
+    .await;
+    g.call(
+        &limited,
+        "body-over-the-limit-is-resource-exhausted",
+        grpc_call("SendMessage", send(&"x".repeat(100))),
+    )
+    .await;
+    g.finish();
+}
+
+#[tokio::test]
 async fn streams() {
     // One task at most: creating a second evicts the first, which ends the
     // first one's streams with TaskNotFoundError.
@@ -913,6 +1034,7 @@ fn server(
     let mut agent = AgentConfig::default().with_interfaces(vec![
         AgentInterface::new("http://golden.test/", "JSONRPC", "1.0"),
         AgentInterface::new("http://golden.test", "HTTP+JSON", "1.0"),
+        AgentInterface::new("http://golden.test", "GRPC", "1.0"),
     ]);
     agent.version = "0.0.0-golden".to_owned();
     tune(&mut agent);
@@ -1055,6 +1177,16 @@ impl Req {
     }
 }
 
+/// A gRPC call of `method` (`/lf.a2a.v1.A2AService/{method}`) whose body
+/// is `frame`, as it is.
+fn grpc_call(method: &str, frame: Bytes) -> Req {
+    let mut r = Req::new(Method::POST, &format!("/{}/{method}", grpc::SERVICE_NAME))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers");
+    r.body = frame;
+    r
+}
+
 /// A JSON-RPC call at `/`.
 fn rpc(method: &str, params: Value) -> Req {
     rpc_at("/", method, params)
@@ -1141,6 +1273,8 @@ struct Exchange {
     headers: HeaderMap,
     streamed: bool,
     body: Bytes,
+    /// The trailers of a body that ends with them (gRPC).
+    trailers: Option<HeaderMap>,
 }
 
 impl Exchange {
@@ -1166,7 +1300,8 @@ struct Open {
     status: StatusCode,
     headers: HeaderMap,
     streamed: bool,
-    frames: FrameStream,
+    /// What is left to read of the body.
+    frames: Body,
     body: BytesMut,
 }
 
@@ -1194,16 +1329,17 @@ impl Open {
             headers: self.headers,
             streamed: self.streamed,
             body: self.body.freeze(),
+            trailers: self.frames.trailers().cloned(),
         }
     }
 }
 
 /// The next chunk of SSE frames, failing the test after
 /// [`EXCHANGE_TIMEOUT`].
-async fn next_chunk(frames: &mut FrameStream) -> Option<Bytes> {
+async fn next_chunk(frames: &mut Body) -> Option<Bytes> {
     tokio::time::timeout(
         EXCHANGE_TIMEOUT,
-        poll_fn(|cx| frames.as_mut().poll_next(cx)),
+        poll_fn(|cx| futures_core::Stream::poll_next(std::pin::Pin::new(&mut *frames), cx)),
     )
     .await
     .expect("the stream produced nothing for 5 s")
@@ -1262,9 +1398,9 @@ impl Group {
             .unwrap_or_else(|_| panic!("no response within 5 s to {request:?}"));
         let (parts, body) = response.into_parts();
         let streamed = body.is_stream();
-        let (frames, body): (FrameStream, BytesMut) = match body {
-            Body::Full(bytes) => (Box::pin(Ended), BytesMut::from(&bytes[..])),
-            Body::Stream(frames) => (frames, BytesMut::new()),
+        let (frames, body) = match body {
+            Body::Full(bytes) => (Body::empty(), BytesMut::from(&bytes[..])),
+            other => (other, BytesMut::new()),
         };
         Open {
             request,
@@ -1307,20 +1443,6 @@ impl Group {
             let shown = format!("tests/golden/{}.txt", self.file);
             panic!("{}", mismatch(&shown, &expected, &self.text));
         }
-    }
-}
-
-/// What is left of a full body once it is read: nothing.
-struct Ended;
-
-impl futures_core::Stream for Ended {
-    type Item = Bytes;
-
-    fn poll_next(
-        self: std::pin::Pin<&mut Self>,
-        _: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<Bytes>> {
-        std::task::Poll::Ready(None)
     }
 }
 
@@ -1385,6 +1507,15 @@ fn render(name: &str, e: &Exchange) -> String {
     headers.sort_by_key(|(n, _)| *n);
     render_headers(&mut out, "<", &headers);
     render_body(&mut out, "<", &e.body);
+    if let Some(trailers) = &e.trailers {
+        let mut fields: Vec<(&str, &[u8])> = trailers
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_bytes()))
+            .collect();
+        fields.sort_by_key(|(n, _)| *n);
+        out.push_str("<t (trailers)\n");
+        render_headers(&mut out, "<t", &fields);
+    }
     out
 }
 
@@ -1466,7 +1597,11 @@ fn server_ids(text: &str) -> Vec<(usize, &str)> {
         for (at, _) in text.match_indices(kind) {
             let start = at + kind.len();
             let end = start + 8 + 1 + 12;
-            let boundary = at == 0 || !b[at - 1].is_ascii_alphanumeric();
+            // After a byte escaped as `\xNN` (a protobuf body) too.
+            let escaped = at >= 4
+                && b[at - 4..at - 2] == *b"\\x"
+                && b[at - 2..at].iter().all(u8::is_ascii_hexdigit);
+            let boundary = at == 0 || !b[at - 1].is_ascii_alphanumeric() || escaped;
             let shaped = b.len() >= end
                 && b[start..start + 8].iter().all(is_hex)
                 && b[start + 8] == b'-'
@@ -1617,7 +1752,7 @@ fn bodies_render_every_byte() {
 
 #[test]
 fn every_recording_belongs_to_a_test() {
-    const FILES: [&str; 11] = [
+    const FILES: [&str; 12] = [
         "auth",
         "capabilities",
         "card",
@@ -1625,6 +1760,7 @@ fn every_recording_belongs_to_a_test() {
         "errors-rest",
         "exactness",
         "extensions",
+        "grpc",
         "limits",
         "operations-jsonrpc",
         "operations-rest",

@@ -27,7 +27,14 @@ async fn card_send_get_and_direct_reply_on_both_bindings() {
         .iter()
         .map(|i| i["protocolBinding"].clone())
         .collect();
-    assert_eq!(bindings, [json!("JSONRPC"), json!("HTTP+JSON")]);
+    assert_eq!(
+        bindings,
+        [json!("JSONRPC"), json!("HTTP+JSON"), json!("GRPC")]
+    );
+    assert_eq!(
+        card["supportedInterfaces"][2]["url"],
+        format!("http://{}", server.addr)
+    );
     assert_eq!(
         card["supportedInterfaces"][0]["url"],
         format!("http://{}/", server.addr)
@@ -449,5 +456,49 @@ async fn keep_alive_comments_in_idle_streams_and_graceful_shutdown() {
     assert_eq!(
         describe_json(events.last().unwrap()),
         "status:TASK_STATE_COMPLETED"
+    );
+}
+
+/// gRPC on the agent's port: HTTP/2 with prior knowledge, the status in
+/// the trailers.
+#[tokio::test]
+async fn grpc_over_h2c_on_the_same_port() {
+    use a2a_transport::grpc;
+    use http_body_util::BodyExt;
+
+    let server = Server::start(&[]).await;
+    let tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let (mut sender, conn) = hyper::client::conn::http2::handshake(
+        hyper_util::rt::TokioExecutor::new(),
+        hyper_util::rt::TokioIo::new(tcp),
+    )
+    .await
+    .unwrap();
+    tokio::spawn(conn);
+    let request =
+        a2a_types::SendMessageRequest::new(a2a_types::Message::user_text("m-1", "echo hi"));
+    let call = http::Request::post(format!(
+        "http://{}{}",
+        server.addr,
+        grpc::method_path(a2a_types::Operation::SendMessage)
+    ))
+    .header("content-type", "application/grpc")
+    .header("te", "trailers")
+    .header("a2a-version", "1.0")
+    .body(http_body_util::Full::new(
+        grpc::encode_message(&request).unwrap(),
+    ))
+    .unwrap();
+    let response = sender.send_request(call).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let collected = response.into_body().collect().await.unwrap();
+    assert_eq!(collected.trailers().unwrap()["grpc-status"], "0");
+    let message = grpc::decode_unary(&collected.to_bytes(), 1 << 20).unwrap();
+    let a2a_types::SendMessageResponse::Task(task) = a2a_proto::decode(&message).unwrap() else {
+        panic!("a task")
+    };
+    assert_eq!(
+        task.artifacts[0].parts[0].content,
+        a2a_types::PartContent::Text("hi".into())
     );
 }

@@ -17,7 +17,11 @@
 //!   agent that does not follow it.
 //! - **The runner** ([`run()`]): every scenario on every binding, a few at
 //!   a time, into a [`Report`] (the `--json` file; its schema is
-//!   `report.schema.json` beside this crate) and a table.
+//!   `report.schema.json` beside this crate), a table, a self-contained
+//!   HTML page ([`Report::to_html`], `--html`) and JUnit XML
+//!   ([`Report::to_junit`], `--junit`).
+//! - **TCK requirement ids** ([`tck`]): each scenario names the matching
+//!   requirements of the official A2A TCK, where there are any.
 //! - **Targets** ([`Target`]): a live agent found through its card, or the
 //!   embedded reference agent ([`Embedded`]) on loopback HTTP or in memory
 //!   ([`ServerClient`], the server's pure `handle` as an HTTP client).
@@ -50,6 +54,8 @@ mod check;
 mod context;
 mod embedded;
 pub mod faults;
+mod html;
+mod junit;
 mod memory;
 mod net;
 mod remote;
@@ -59,6 +65,7 @@ mod scenario;
 pub mod scenarios;
 pub mod shape;
 mod target;
+pub mod tck;
 mod webhook;
 pub mod wire;
 

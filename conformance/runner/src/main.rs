@@ -36,9 +36,13 @@ HTTP+JSON) and in process, and runs every scenario against it.
   --only <pattern>        run only scenarios whose id contains <pattern>, or whose section
                           starts with it (`3.1`), `*` globs allowed (repeatable)
   --json <file>           write the report as JSON (schema: report.schema.json)
+  --html <file>           write the report as one self-contained HTML page, filterable by
+                          status and binding
+  --junit <file>          write the report as JUnit XML, for CI systems
   --jobs <n>              scenarios in flight at once (default 8)
   --quiet                 no progress line
-  --list                  print the scenario library as a Markdown table and exit
+  --list                  print the scenario library as a Markdown table (with the matching
+                          TCK requirement ids) and exit
   -h, --help              this text
 
 The last line is `N passed, M failed, K skipped`; the exit status is 1 when a
@@ -56,6 +60,8 @@ struct Options {
     webhook: Option<std::net::SocketAddr>,
     only: Vec<String>,
     json: Option<String>,
+    html: Option<String>,
+    junit: Option<String>,
     jobs: Option<usize>,
     quiet: bool,
 }
@@ -126,6 +132,8 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
             }
             "--only" => o.only.push(value("--only")?),
             "--json" => o.json = Some(value("--json")?),
+            "--html" => o.html = Some(value("--html")?),
+            "--junit" => o.junit = Some(value("--junit")?),
             "--jobs" => {
                 let v = value("--jobs")?;
                 o.jobs = Some(
@@ -293,11 +301,21 @@ fn main() -> ExitCode {
             running.stop();
         }
         print!("{}", report.table());
+        let mut files: Vec<(&String, Vec<u8>)> = Vec::new();
         if let Some(path) = &options.json {
-            let written = serde_json::to_vec_pretty(&report)
-                .map_err(|e| e.to_string())
-                .and_then(|bytes| std::fs::write(path, bytes).map_err(|e| e.to_string()));
-            if let Err(e) = written {
+            match serde_json::to_vec_pretty(&report) {
+                Ok(bytes) => files.push((path, bytes)),
+                Err(e) => eprintln!("a2a-conformance: cannot write {path}: {e}"),
+            }
+        }
+        if let Some(path) = &options.html {
+            files.push((path, report.to_html().into_bytes()));
+        }
+        if let Some(path) = &options.junit {
+            files.push((path, report.to_junit().into_bytes()));
+        }
+        for (path, bytes) in files {
+            if let Err(e) = std::fs::write(path, bytes) {
                 eprintln!("a2a-conformance: cannot write {path}: {e}");
             }
         }
@@ -335,6 +353,10 @@ mod tests {
             "3.1",
             "--json",
             "r.json",
+            "--html",
+            "r.html",
+            "--junit",
+            "r.xml",
             "--jobs",
             "2",
             "--contract",
@@ -351,6 +373,10 @@ mod tests {
         assert_eq!(c[0].headers["x-api-key"], "k");
         assert!(c[1].headers.get("x-api-key").is_none());
         assert_eq!((o.jobs, o.contract), (Some(2), true));
+        assert_eq!(
+            (o.html.as_deref(), o.junit.as_deref()),
+            (Some("r.html"), Some("r.xml"))
+        );
         assert_eq!(o.webhook, Some("127.0.0.1:0".parse().unwrap()));
         assert!(matches!(args(&["--help"]), Ok(Parsed::Help)));
         for bad in [

@@ -32,6 +32,11 @@ pub struct Record {
     pub title: String,
     /// The spec section.
     pub section: String,
+    /// The ids of the matching requirements of the official A2A TCK
+    /// ([`crate::tck`]), empty where it has none. Absent in reports of
+    /// runners that predate it, hence the default.
+    #[serde(default)]
+    pub tck: Vec<String>,
     /// The requirement level.
     pub level: Level,
     /// The binding it ran on.
@@ -44,6 +49,22 @@ pub struct Record {
     pub detail: String,
     /// How long it took, in milliseconds.
     pub duration_ms: u64,
+}
+
+impl Record {
+    /// A failure's detail as the runner writes it: `expected X; got Y`.
+    pub fn failure_detail(expected: &str, got: &str) -> String {
+        format!("expected {expected}; got {got}")
+    }
+
+    /// For a failure written by [`Record::failure_detail`], what was
+    /// expected and what came back; `None` for other details.
+    pub fn expected_got(&self) -> Option<(&str, &str)> {
+        if self.outcome != Outcome::Fail {
+            return None;
+        }
+        self.detail.strip_prefix("expected ")?.split_once("; got ")
+    }
 }
 
 /// The totals of a run.
@@ -181,6 +202,12 @@ fn totals_of<'a>(records: impl Iterator<Item = &'a Record>) -> Totals {
     t
 }
 
+/// The order of two spec sections in reports: numerically (`3.2` before
+/// `3.10`), sections that are not numbers (`runner`) first.
+pub(crate) fn section_order(a: &str, b: &str) -> std::cmp::Ordering {
+    SectionKey::of(a).cmp(&SectionKey::of(b))
+}
+
 /// A section number ordered numerically (`3.2` before `3.10`); sections
 /// that are not numbers (`runner`) come first.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -207,6 +234,7 @@ mod tests {
             scenario: format!("s.{section}"),
             title: "t".into(),
             section: section.into(),
+            tck: vec![],
             level,
             binding: Binding::JsonRpc,
             outcome,

@@ -147,7 +147,7 @@ async fn run_one(session: &Session, scenario: Scenario, binding: Binding, index:
     let (outcome, detail) = match result {
         Ok(Ok(())) => (Outcome::Pass, String::new()),
         Ok(Err(Stop::Fail { expected, got })) => {
-            (Outcome::Fail, format!("expected {expected}; got {got}"))
+            (Outcome::Fail, Record::failure_detail(&expected, &got))
         }
         Ok(Err(Stop::Skip(why))) => (Outcome::Skip, why),
         Err(_) => (
@@ -178,6 +178,7 @@ fn record(
         scenario: scenario.id.to_owned(),
         title: scenario.title.to_owned(),
         section: scenario.section.to_owned(),
+        tck: scenario.tck.iter().map(|t| (*t).to_owned()).collect(),
         level: scenario.level,
         binding,
         outcome,
@@ -198,6 +199,7 @@ pub(crate) fn notice(
         scenario: id.to_owned(),
         title: "the runner can test the agent".to_owned(),
         section: section.to_owned(),
+        tck: Vec::new(),
         level,
         binding,
         outcome: Outcome::Fail,

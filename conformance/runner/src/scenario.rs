@@ -26,6 +26,10 @@ pub struct Scenario {
     pub kind: Kind,
     /// The requirement, in one line.
     pub title: &'static str,
+    /// The ids of the matching requirements of the official A2A TCK
+    /// (`CORE-SEND-001`), empty where the TCK has none; every id is one of
+    /// [`crate::tck::REQUIREMENTS`].
+    pub tck: &'static [&'static str],
     /// The body.
     pub run: RunFn,
 }
@@ -37,6 +41,7 @@ impl fmt::Debug for Scenario {
             .field("section", &self.section)
             .field("level", &self.level)
             .field("kind", &self.kind)
+            .field("tck", &self.tck)
             .finish_non_exhaustive()
     }
 }
@@ -76,11 +81,17 @@ fn glob(pattern: &str, text: &str) -> bool {
     text.len() >= last.len() && text.ends_with(last)
 }
 
-/// Declares a scenario whose body is the `async fn` named last.
+/// Declares a scenario whose body is the `async fn` named after the
+/// title; a trailing `tck = ["CORE-SEND-001", ...]` names the matching
+/// requirements of the official TCK.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! scenario {
-    ($id:literal, $section:literal, $level:ident, $kind:expr, $title:literal, $body:path) => {{
+    ($id:literal, $section:literal, $level:ident, $kind:expr, $title:literal, $body:path $(,)?) => {
+        $crate::scenario!($id, $section, $level, $kind, $title, $body, tck = [])
+    };
+    ($id:literal, $section:literal, $level:ident, $kind:expr, $title:literal, $body:path,
+        tck = [$($tck:literal),* $(,)?] $(,)?) => {{
         fn run<'a>(cx: &'a $crate::Ctx<'a>) -> ::a2a_transport::BoxFuture<'a, $crate::Check> {
             ::std::boxed::Box::pin($body(cx))
         }
@@ -90,6 +101,7 @@ macro_rules! scenario {
             level: $crate::Level::$level,
             kind: $kind,
             title: $title,
+            tck: &[$($tck),*],
             run,
         }
     }};

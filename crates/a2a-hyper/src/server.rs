@@ -7,9 +7,15 @@
 //! binding's error body beyond it, whether `Content-Length` says so or a
 //! chunked body grows past it) and answers with the server's own
 //! [`Body`](a2a_transport::Body), which hyper writes as it is: complete
-//! bytes, or SSE frames as the agent produces them, with keep-alive
+//! bytes, SSE frames as the agent produces them, with keep-alive
 //! comments when the server's configuration asks for them
-//! ([`server_config`] does, every [`DEFAULT_KEEP_ALIVE`]).
+//! ([`server_config`] does, every [`DEFAULT_KEEP_ALIVE`]), or gRPC
+//! messages followed by their trailers (the status, spec 10), which
+//! HTTP/2 carries in a last `HEADERS` frame. gRPC clients connect with
+//! HTTP/2 prior knowledge (h2c) or ALPN `h2` behind a TLS proxy, on the
+//! same port as HTTP/1.1; the [`HostLimits`] hold for both versions
+//! (the header-read timeout is HTTP/1.1's only; the idle timeout closes
+//! an idle HTTP/2 connection too).
 
 use std::convert::Infallible;
 use std::fmt;

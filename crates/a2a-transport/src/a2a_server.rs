@@ -23,6 +23,7 @@ use crate::card::{
 };
 use crate::extensions::{ExtensionLimits, RequestedExtensions};
 use crate::gate::{check_capabilities, check_input_modes, required_extensions};
+use crate::grpc_wire::SERVICE_NAME;
 use crate::keep_alive::KeepAlive;
 use crate::pipeline::{next_event, Answer, CallHead, Framed};
 use crate::query::{QueryConfig, QueryParams};
@@ -31,7 +32,7 @@ use crate::route::{BasePathError, RouteError, Router};
 use crate::service::{dispatch, A2aService, BoxFuture, CallContext, Principal};
 use crate::unwind::{catch, panicked};
 use crate::version::{negotiate_version, ProtocolVersion};
-use crate::{jsonrpc_binding, rest_binding};
+use crate::{grpc_binding, jsonrpc_binding, rest_binding};
 
 /// Default for [`ServerConfig::max_body_size`]: 16 MiB, the decoders'
 /// default input limit (`a2a_types::DEFAULT_MAX_INPUT_BYTES`).
@@ -97,6 +98,13 @@ pub struct ServerConfig {
     pub query: QueryConfig,
     /// `A2A-Extensions` limits (spec 3.2.6).
     pub extension_limits: ExtensionLimits,
+    /// Whether to serve the gRPC binding (spec 10) at
+    /// `/lf.a2a.v1.A2AService/{Method}`: requests with a gRPC
+    /// `content-type` or under that path (the `grpc` binding's
+    /// documentation). Default true: its paths are the service's own, so
+    /// it takes nothing from the other bindings; the host must still carry
+    /// HTTP/2 and trailers for gRPC clients to reach it.
+    pub grpc: bool,
     /// The protocol versions served (spec 3.6). Default `[1.0]`.
     pub versions: Vec<ProtocolVersion>,
     /// The authentication hook (spec 7.4); `None`: every caller is
@@ -138,6 +146,7 @@ impl ServerConfig {
             max_path_len: Router::DEFAULT_MAX_PATH_LEN,
             query: QueryConfig::new(),
             extension_limits: ExtensionLimits::new(),
+            grpc: true,
             versions: vec![ProtocolVersion::V1_0],
             authenticator: None,
             realm: None,
@@ -168,6 +177,13 @@ impl ServerConfig {
     /// Turns the HTTP+JSON binding off.
     pub fn without_rest(mut self) -> ServerConfig {
         self.rest_base_path = None;
+        self
+    }
+
+    /// Turns the gRPC binding off (requests to its paths then go to the
+    /// other bindings, which answer 404 or 415).
+    pub fn without_grpc(mut self) -> ServerConfig {
+        self.grpc = false;
         self
     }
 
@@ -307,6 +323,7 @@ impl fmt::Debug for ServerConfig {
             .field("max_path_len", &self.max_path_len)
             .field("query", &self.query)
             .field("extension_limits", &self.extension_limits)
+            .field("grpc", &self.grpc)
             .field("versions", &self.versions)
             .field("authenticator", &self.authenticator.as_ref().map(|_| ".."))
             .field("realm", &self.realm)
@@ -473,6 +490,22 @@ impl<S: A2aService> A2aServer<S> {
                 return Err(ConfigError::PathClash(path.clone()));
             }
         }
+        if config.grpc {
+            // The gRPC paths are matched first: they must not hide another binding.
+            let service = format!("/{SERVICE_NAME}");
+            let under = |p: &str| {
+                p.strip_prefix(service.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            };
+            for path in [&config.jsonrpc_path, &config.rest_base_path]
+                .into_iter()
+                .flatten()
+            {
+                if under(path) {
+                    return Err(ConfigError::PathClash(path.clone()));
+                }
+            }
+        }
         if config.serve_card && config.jsonrpc_path.as_deref() == Some(AGENT_CARD_PATH) {
             return Err(ConfigError::PathClash(AGENT_CARD_PATH.to_owned()));
         }
@@ -576,6 +609,25 @@ impl<S: A2aService> A2aServer<S> {
                 return refused;
             }
             let path = head.uri.path();
+            if self.grpc_request(&head) {
+                if body.len() > self.config.max_body_size {
+                    let err = self.too_large(body.len() as u64);
+                    return grpc_binding::transport_error(
+                        &err,
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        &self.challenges,
+                    );
+                }
+                return match grpc_binding::frame(
+                    &head,
+                    &body,
+                    self.config.max_body_size,
+                    &self.challenges,
+                ) {
+                    Ok(call) => self.run(call).await,
+                    Err(refused) => refused,
+                };
+            }
             if body.len() > self.config.max_body_size {
                 let err = self.too_large(body.len() as u64);
                 return self.transport_error(
@@ -770,6 +822,7 @@ impl<S: A2aService> A2aServer<S> {
             .with_extensions(requested.iter())
             .with_headers(headers.clone());
         cx.principal = principal;
+        cx.timeout = head.timeout();
         Ok(cx)
     }
 
@@ -796,6 +849,11 @@ impl<S: A2aService> A2aServer<S> {
             }
             AuthOutcome::Forbidden(why) => Err(A2aError::new(ErrorKind::PermissionDenied, why)),
         }
+    }
+
+    /// Whether `head` is a request of the gRPC binding (when it is on).
+    fn grpc_request(&self, head: &Parts) -> bool {
+        self.config.grpc && grpc_binding::is_grpc_request(head)
     }
 
     pub(crate) fn binding_for(&self, path: &str) -> Binding {
@@ -825,6 +883,9 @@ impl<S: A2aService> A2aServer<S> {
         err: &A2aError,
         status: StatusCode,
     ) -> Response<Body> {
+        if self.grpc_request(head) {
+            return grpc_binding::transport_error(err, status, &self.challenges);
+        }
         match binding {
             Binding::JsonRpc => jsonrpc_binding::error_response(
                 &a2a_jsonrpc::Id::Null,
@@ -853,16 +914,19 @@ fn check_interface(config: &ServerConfig, interface: &AgentInterface) -> Result<
         reason,
     };
     let binding = interface.protocol_binding.trim();
-    // gRPC is a binding the host may serve itself, as before this
-    // server named it.
-    if matches!(
-        Binding::from_protocol_binding(binding),
-        None | Some(Binding::Grpc)
-    ) && config
+    let known = Binding::from_protocol_binding(binding);
+    let external = config
         .external_bindings
         .iter()
-        .any(|b| b.trim().eq_ignore_ascii_case(binding))
-    {
+        .any(|b| b.trim().eq_ignore_ascii_case(binding));
+    if known == Some(Binding::Grpc) && !external {
+        if !config.grpc {
+            return Err(refuse("the gRPC binding is turned off".to_owned()));
+        }
+        return check_grpc_interface(config, interface).map_err(refuse);
+    }
+    // A binding the host serves itself (gRPC too, when it says so).
+    if matches!(known, None | Some(Binding::Grpc)) && external {
         return Ok(());
     }
     let uri = crate::http_transport::parse_http_url(&interface.url)
@@ -902,9 +966,33 @@ fn check_interface(config: &ServerConfig, interface: &AgentInterface) -> Result<
         Some(Binding::Grpc) | None => Err(refuse(format!(
             "this server serves {} only (a binding the host serves itself goes in \
              ServerConfig::external_bindings)",
-            Binding::JSON.map(Binding::as_str).join(" and ")
+            Binding::ALL.map(Binding::as_str).join(", ")
         ))),
     }
+}
+
+/// Checks a `GRPC` interface: a URL gRPC clients dial (an absolute
+/// `http`/`https` URL, or `host:port`; its path is not routed, since gRPC
+/// calls go to `/lf.a2a.v1.A2AService/{Method}` of the authority) and a
+/// version served.
+fn check_grpc_interface(config: &ServerConfig, interface: &AgentInterface) -> Result<(), String> {
+    let url = interface.url.trim();
+    if url.contains("://") {
+        crate::http_transport::parse_http_url(url).map_err(|e| e.reason().to_owned())?;
+    } else {
+        match url.parse::<http::uri::Authority>() {
+            Ok(authority) if authority.port().is_some() => {}
+            _ => return Err("a gRPC URL is an absolute http(s) URL or host:port".to_owned()),
+        }
+    }
+    let version = ProtocolVersion::parse(interface.protocol_version.trim())
+        .map_err(|e| format!("protocolVersion: {e}"))?;
+    if !config.versions.contains(&version) {
+        return Err(format!(
+            "version {version} is not among the versions served"
+        ));
+    }
+    Ok(())
 }
 
 /// The request's `Content-Length`, if any: every field must hold the same

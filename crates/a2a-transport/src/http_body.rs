@@ -3,9 +3,11 @@
 //!
 //! A complete body is one data frame with an exact size hint (hyper then
 //! writes `Content-Length`); a stream is one data frame per chunk of SSE
-//! frames, and ends the response when it ends. Neither ever fails: an
-//! error in a stream was already written into it as a last frame (spec
-//! 9.4.2, 11.7).
+//! frames, and ends the response when it ends; a body with trailers is a
+//! data frame per chunk then one trailers frame (over HTTP/2, the
+//! `HEADERS` frame that ends the stream: the gRPC status, spec 10). None
+//! ever fails: an error in a stream was already written into it as a last
+//! frame (spec 9.4.2, 11.7) or into its trailers.
 
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -15,7 +17,7 @@ use bytes::Bytes;
 use futures_core::Stream;
 use http_body::{Frame, SizeHint};
 
-use crate::body::Body;
+use crate::body::{Body, Chunk};
 
 impl http_body::Body for Body {
     type Data = Bytes;
@@ -25,12 +27,22 @@ impl http_body::Body for Body {
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        // `Stream for Body` yields a complete body once, and no empty chunk.
-        Stream::poll_next(self, cx).map(|chunk| chunk.map(|bytes| Ok(Frame::data(bytes))))
+        // A complete body comes once, and no empty chunk.
+        Body::poll_chunk(self, cx).map(|chunk| {
+            chunk.map(|chunk| {
+                Ok(match chunk {
+                    Chunk::Data(bytes) => Frame::data(bytes),
+                    Chunk::Trailers(trailers) => Frame::trailers(trailers),
+                })
+            })
+        })
     }
 
     fn is_end_stream(&self) -> bool {
-        self.as_bytes().is_some_and(Bytes::is_empty)
+        match self {
+            Body::Trailed(_) => Stream::size_hint(self) == (0, Some(0)),
+            _ => self.as_bytes().is_some_and(Bytes::is_empty),
+        }
     }
 
     fn size_hint(&self) -> SizeHint {
@@ -81,6 +93,24 @@ mod tests {
         assert_eq!(http_body::Body::size_hint(&body).exact(), None);
         assert!(!body.is_end_stream());
         assert_eq!(frames(body), chunks);
+    }
+
+    #[test]
+    fn trailers_are_the_last_frame() {
+        let mut trailers = http::HeaderMap::new();
+        trailers.insert("grpc-status", http::HeaderValue::from_static("0"));
+        let mut body = Body::full_with_trailers("m", trailers.clone());
+        assert_eq!(http_body::Body::size_hint(&body).exact(), None);
+        assert!(!body.is_end_stream());
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut got = Vec::new();
+        while let Poll::Ready(Some(Ok(frame))) = Pin::new(&mut body).poll_frame(&mut cx) {
+            got.push(frame);
+        }
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].data_ref(), Some(&Bytes::from_static(b"m")));
+        assert_eq!(got[1].trailers_ref(), Some(&trailers));
+        assert!(body.is_end_stream());
     }
 
     struct Chunks(Vec<Bytes>);

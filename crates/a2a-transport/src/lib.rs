@@ -155,6 +155,7 @@ mod frames;
 #[cfg(feature = "testing")]
 pub mod fuzz;
 mod gate;
+mod grpc_binding;
 mod grpc_client;
 mod grpc_wire;
 #[cfg(feature = "http-body")]
@@ -263,7 +264,7 @@ pub mod server {
         challenges, security_required, AnyOf, ApiKeyAuth, AuthConfigError, AuthOutcome,
         AuthRequest, Authenticator, BasicAuth, BearerAuth,
     };
-    pub use crate::body::{keep_alive_frame, Body, FrameStream};
+    pub use crate::body::{keep_alive_frame, Body, Chunk, ChunkStream, FrameStream, Trailed};
     pub use crate::card::{
         strong_etag, AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL,
         DEFAULT_EXTENDED_CARD_CACHE_CONTROL,

@@ -6,6 +6,7 @@
 
 use std::sync::LazyLock;
 use std::task::Poll;
+use std::time::Duration;
 
 use a2a_types::{A2aError, A2aRequest, ErrorKind, FieldViolation, Reply, StreamResponse};
 use http::request::Parts;
@@ -43,6 +44,7 @@ use crate::unwind::poll_next_caught;
 pub struct CallHead<'a> {
     auth: AuthRequest<'a>,
     query: Option<&'a QueryParams<'a>>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> CallHead<'a> {
@@ -56,6 +58,7 @@ impl<'a> CallHead<'a> {
         CallHead {
             auth: AuthRequest::new(&POST, &ROOT, metadata, extensions),
             query: None,
+            timeout: None,
         }
     }
 
@@ -66,7 +69,21 @@ impl<'a> CallHead<'a> {
         CallHead {
             auth: AuthRequest::from_parts(parts),
             query,
+            timeout: None,
         }
+    }
+
+    /// The same head with the time the caller gives the call (gRPC's
+    /// `grpc-timeout`), which the pipeline hands to the handler as
+    /// [`CallContext::timeout`](crate::CallContext::timeout).
+    pub fn with_timeout(mut self, timeout: Duration) -> CallHead<'a> {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// The time the caller gives the call, if it said.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
     }
 
     /// The header-named service parameters and credentials.

@@ -133,6 +133,12 @@ pub struct CallContext {
     /// [`EventIds`]); the server makes a fresh one for every call. A clone
     /// of the context shares it.
     pub event_ids: EventIds,
+    /// How long the caller gives the call, from when the request arrived
+    /// (server: gRPC's `grpc-timeout`, spec 10); `None` when it did not
+    /// say. The core reads no clock: the host's handler enforces it, for
+    /// example by racing its work against a timer and answering a
+    /// timeout error.
+    pub timeout: Option<std::time::Duration>,
 }
 
 impl CallContext {
@@ -145,6 +151,7 @@ impl CallContext {
             principal: None,
             headers: HeaderMap::new(),
             event_ids: EventIds::new(),
+            timeout: None,
         }
     }
 

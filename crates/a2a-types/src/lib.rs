@@ -48,6 +48,9 @@
 //!   [`TaskState::can_transition_to`].
 //! - **Client-side reconstruction** of a task from a stream: [`apply`]
 //!   and [`TaskSnapshot`].
+//! - **Checkpoint parts** (the A2aEngine `Parts` convention): [`checkpoint`]
+//!   finds the data parts a producer tagged as its own state, so that a
+//!   broker forwards each only to its owner.
 //!
 //! # What it does not own
 //!
@@ -122,6 +125,7 @@
 //! ```
 
 mod agent_card;
+pub mod checkpoint;
 mod decode;
 mod error;
 mod events;

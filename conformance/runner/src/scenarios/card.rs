@@ -22,7 +22,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Card,
             "the card is served at /.well-known/agent-card.json and is a valid AgentCard",
-            served
+            served, tck = ["CARD-DISC-001"]
         ),
         scenario!(
             "card.interfaces",
@@ -30,7 +30,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Card,
             "each declared interface answers its binding at its URL",
-            interfaces
+            interfaces, tck = ["CARD-PROTO-001", "CARD-PROTO-002"]
         ),
         scenario!(
             "card.protocol-version",
@@ -38,7 +38,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Should,
             Kind::Card,
             "interfaces declare the protocol version as Major.Minor, without a patch",
-            protocol_version
+            protocol_version, tck = ["VER-CLIENT-002"]
         ),
         scenario!(
             "card.media-type",
@@ -54,7 +54,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Should,
             Kind::Card,
             "the card carries Cache-Control with max-age",
-            cache_control
+            cache_control, tck = ["CARD-CACHE-001"]
         ),
         scenario!(
             "card.last-modified",
@@ -62,7 +62,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             May,
             Kind::Card,
             "the card carries Last-Modified and If-Modified-Since answers 304",
-            last_modified
+            last_modified, tck = ["CARD-CACHE-003"]
         ),
         scenario!(
             "card.extended-caching",
@@ -78,7 +78,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Should,
             Kind::Card,
             "the card's signatures verify over its RFC 8785 form without `signatures`, under the trusted or `jku` keys",
-            signature_verifies
+            signature_verifies, tck = ["CARD-SIGN-001", "CARD-SIGN-002"]
         ),
         scenario!(
             "card.signature-required",
@@ -94,7 +94,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Should,
             Kind::Card,
             "the card carries an ETag and answers If-None-Match with 304",
-            etag
+            etag, tck = ["CARD-CACHE-002"]
         ),
     ]
 }

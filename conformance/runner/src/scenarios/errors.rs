@@ -23,7 +23,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Should,
             Kind::Wire(BOTH),
             "a part whose media type the card does not accept answers ContentTypeNotSupportedError (-32005 / 400) naming the part",
-            input_modes
+            input_modes, tck = ["CORE-SEND-003"]
         ),
         scenario!(
             "errors.accepted-output-modes",
@@ -39,7 +39,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Wire(BOTH),
             "TaskNotFoundError maps to -32001 / HTTP 404 with reason TASK_NOT_FOUND",
-            task_not_found
+            task_not_found, tck = ["HTTP_JSON-STATUS-001"]
         ),
         scenario!(
             "errors.task-not-cancelable",
@@ -47,7 +47,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Wire(BOTH),
             "TaskNotCancelableError maps to -32002 / HTTP 400 with reason TASK_NOT_CANCELABLE",
-            not_cancelable
+            not_cancelable, tck = ["HTTP_JSON-STATUS-001"]
         ),
         scenario!(
             "errors.unsupported-operation",
@@ -55,7 +55,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Wire(BOTH),
             "UnsupportedOperationError maps to -32004 / HTTP 400 with reason UNSUPPORTED_OPERATION",
-            unsupported
+            unsupported, tck = ["HTTP_JSON-STATUS-001"]
         ),
         scenario!(
             "errors.push-not-supported",
@@ -63,7 +63,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Wire(BOTH),
             "PushNotificationNotSupportedError maps to -32003 / HTTP 400",
-            push_not_supported
+            push_not_supported, tck = ["HTTP_JSON-STATUS-001"]
         ),
         scenario!(
             "errors.invalid-params",
@@ -71,7 +71,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Wire(BOTH),
             "parameters of the wrong type answer InvalidParamsError (-32602 / HTTP 400)",
-            invalid_params
+            invalid_params, tck = ["CORE-ERR-002"]
         ),
         scenario!(
             "errors.field-violations",
@@ -79,7 +79,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Should,
             Kind::Wire(BOTH),
             "a validation error names the field (google.rpc.BadRequest)",
-            field_violations
+            field_violations, tck = ["CORE-ERR-001"]
         ),
         scenario!(
             "errors.typed-details",
@@ -95,7 +95,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Wire(BOTH),
             "a request not declaring a required extension answers ExtensionSupportRequiredError",
-            required_extension
+            required_extension, tck = ["CORE-CAP-004"]
         ),
         scenario!(
             "version.unsupported",
@@ -103,7 +103,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Wire(BOTH),
             "an unsupported A2A-Version answers VersionNotSupportedError (-32009 / HTTP 400)",
-            version_unsupported
+            version_unsupported, tck = ["VER-SERVER-002"]
         ),
         scenario!(
             "version.missing-is-0.3",
@@ -111,7 +111,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Wire(BOTH),
             "a request without A2A-Version is 0.3: refused by a 1.0-only agent",
-            version_missing
+            version_missing, tck = ["VER-SERVER-003"]
         ),
         scenario!(
             "version.patch-ignored",
@@ -119,7 +119,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Wire(BOTH),
             "a patch version in A2A-Version is not considered",
-            version_patch
+            version_patch, tck = ["VER-CLIENT-002"]
         ),
         scenario!(
             "version.query-parameter",

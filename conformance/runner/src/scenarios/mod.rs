@@ -41,8 +41,8 @@ pub fn all() -> Vec<Scenario> {
     out
 }
 
-/// The library as Markdown: a table of every scenario (section, id,
-/// level, where it runs, requirement), then the count per section and
+/// The library as Markdown: a table of every scenario (section, the
+/// matching TCK requirement ids, id, level, where it runs, requirement), then the count per section and
 /// level. The crate README shows it.
 pub fn markdown_table(scenarios: &[Scenario]) -> String {
     use std::collections::BTreeMap;
@@ -52,7 +52,7 @@ pub fn markdown_table(scenarios: &[Scenario]) -> String {
     let mut sorted: Vec<&Scenario> = scenarios.iter().collect();
     sorted.sort_by_key(|s| key(s.section));
     let mut out = String::from(
-        "| section | scenario | level | runs on | requirement |\n| --- | --- | --- | --- | --- |\n",
+        "| section | TCK | scenario | level | runs on | requirement |\n| --- | --- | --- | --- | --- | --- |\n",
     );
     let mut counts: BTreeMap<Vec<u32>, (String, [usize; 3])> = BTreeMap::new();
     for s in &sorted {
@@ -61,10 +61,11 @@ pub fn markdown_table(scenarios: &[Scenario]) -> String {
             Kind::Wire(b) => b.iter().map(|b| b.as_str()).collect::<Vec<_>>().join(", "),
             Kind::Card => "HTTP (card)".to_owned(),
         };
+        let tck = s.tck.join(", ");
         let _ = writeln!(
             out,
-            "| {} | `{}` | {} | {} | {} |",
-            s.section, s.id, s.level, on, s.title
+            "| {} | {} | `{}` | {} | {} | {} |",
+            s.section, tck, s.id, s.level, on, s.title
         );
         let top = s
             .section

@@ -22,7 +22,7 @@ pub(crate) fn list() -> Vec<Scenario> {
         scenario!("model.push-config", "4.3", Must, Kind::Wire(BOTH),
             "a push notification config carries its REQUIRED fields", push_config),
         scenario!("model.agent-card", "4.4", Must, Kind::Card,
-            "the agent card carries its REQUIRED fields with the right types", agent_card),
+            "the agent card carries its REQUIRED fields with the right types", agent_card, tck = ["CARD-STRUCT-001"]),
         scenario!("naming.camel-case", "5.5", Must, Kind::Wire(BOTH),
             "JSON field names are camelCase", camel_case),
         scenario!("naming.enum-values", "5.5", Must, Kind::Wire(BOTH),
@@ -30,11 +30,11 @@ pub(crate) fn list() -> Vec<Scenario> {
         scenario!("timestamps.utc", "5.6.1", Must, Kind::Wire(BOTH),
             "timestamps are ISO 8601 in UTC with a Z suffix", timestamps),
         scenario!("list.wire-artifacts-absent", "3.1.4", Must, Kind::Wire(BOTH),
-            "without includeArtifacts the artifacts field is absent, not empty", wire_artifacts_absent),
+            "without includeArtifacts the artifacts field is absent, not empty", wire_artifacts_absent, tck = ["CORE-LIST-005"]),
         scenario!("list.wire-next-page-token", "3.1.4", Must, Kind::Wire(BOTH),
-            "nextPageToken is always present, empty on the last page", wire_next_page_token),
+            "nextPageToken is always present, empty on the last page", wire_next_page_token, tck = ["CORE-LIST-004"]),
         scenario!("history.wire-omitted", "3.2.4", Should, Kind::Wire(BOTH),
-            "with historyLength 0 the history field is omitted", wire_history_omitted),
+            "with historyLength 0 the history field is omitted", wire_history_omitted, tck = ["CORE-HIST-001"]),
     ]
 }
 

@@ -37,7 +37,7 @@ pub(crate) fn list() -> Vec<Scenario> {
         scenario!("push.unknown-task", "3.1.7", Must, Kind::Behaviour,
             "a config for an unknown task answers TaskNotFoundError", unknown_task),
         scenario!("capability.push", "3.3.4", Must, Kind::Behaviour,
-            "without capabilities.pushNotifications, config operations answer PushNotificationNotSupportedError", push_gate),
+            "without capabilities.pushNotifications, config operations answer PushNotificationNotSupportedError", push_gate, tck = ["CORE-CAP-001"]),
         scenario!("push.delivery", "4.3.3", Must, Kind::Behaviour,
             "updates are POSTed to the webhook as StreamResponses, in order", delivery),
         scenario!("push.media-type", "4.3.3", Should, Kind::Behaviour,

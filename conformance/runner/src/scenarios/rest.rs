@@ -19,7 +19,7 @@ use crate::wire::Req;
 pub(crate) fn list() -> Vec<Scenario> {
     vec![
         scenario!("rest.routes", "11.3", Must, Kind::Wire(REST),
-            "every operation is served at its method and path", routes),
+            "every operation is served at its method and path", routes, tck = ["HTTP_JSON-URL-001", "HTTP_JSON-URL-002"]),
         scenario!("rest.subscribe-get", "11.3", Should, Kind::Wire(REST),
             "SubscribeToTask is also served as GET, as the proto binds it", subscribe_get),
         scenario!("rest.media-negotiation", "11.1", Should, Kind::Wire(REST),
@@ -27,13 +27,13 @@ pub(crate) fn list() -> Vec<Scenario> {
         scenario!("rest.method-not-allowed", "11.6", Should, Kind::Wire(REST),
             "a known path with another method is 405 with Allow, and its status is not NOT_FOUND", method_not_allowed),
         scenario!("rest.media-type", "11.1", Should, Kind::Wire(REST),
-            "answers are application/a2a+json", media_type),
+            "answers are application/a2a+json", media_type, tck = ["HTTP_JSON-SVC-001"]),
         scenario!("rest.request-media-types", "11.1", Must, Kind::Wire(REST),
             "request bodies in application/a2a+json and application/json are accepted", request_media_types),
         scenario!("rest.malformed-body", "11.4", Must, Kind::Wire(REST),
             "a body that is not JSON answers 400", malformed_body),
         scenario!("rest.query-parameters", "11.5", Must, Kind::Wire(REST),
-            "ListTasks reads camelCase query parameters: strings, enums, numbers, booleans", query_parameters),
+            "ListTasks reads camelCase query parameters: strings, enums, numbers, booleans", query_parameters, tck = ["HTTP_JSON-QP-001"]),
         scenario!("rest.query-timestamp", "11.5", Must, Kind::Wire(REST),
             "statusTimestampAfter is read as an ISO 8601 query parameter", query_timestamp),
         scenario!("rest.query-history", "11.5", Must, Kind::Wire(REST),
@@ -41,9 +41,9 @@ pub(crate) fn list() -> Vec<Scenario> {
         scenario!("rest.invalid-query", "3.3.2", Must, Kind::Wire(REST),
             "an invalid query parameter answers 400", invalid_query),
         scenario!("rest.error-body", "11.6", Must, Kind::Wire(REST),
-            "errors are google.rpc.Status bodies: code = HTTP status, message, details with ErrorInfo", error_body),
+            "errors are google.rpc.Status bodies: code = HTTP status, message, details with ErrorInfo", error_body, tck = ["HTTP_JSON-ERR-001", "HTTP_JSON-ERR-002"]),
         scenario!("rest.sse", "11.7", Must, Kind::Wire(REST),
-            "message:stream answers text/event-stream of StreamResponse objects", sse),
+            "message:stream answers text/event-stream of StreamResponse objects", sse, tck = ["HTTP_JSON-SSE-001"]),
     ]
 }
 

@@ -22,17 +22,17 @@ pub(crate) fn list() -> Vec<Scenario> {
         scenario!("auth.challenge", "3.3.2", Should, Kind::Wire(BOTH),
             "a 401 says which scheme is required (WWW-Authenticate)", challenge),
         scenario!("scope.get", "13.1", Must, Kind::Behaviour,
-            "another caller's task is not found by GetTask", scope_get),
+            "another caller's task is not found by GetTask", scope_get, tck = ["CORE-GET-002"]),
         scenario!("scope.list", "13.1", Must, Kind::Behaviour,
-            "ListTasks lists only the caller's own tasks", scope_list),
+            "ListTasks lists only the caller's own tasks", scope_list, tck = ["CORE-LIST-001"]),
         scenario!("scope.task-operations", "13.1", Must, Kind::Behaviour,
             "cancel, subscribe, push configs and messages cannot reach another caller's task", scope_operations),
         scenario!("extended-card.requires-auth", "13.3", Must, Kind::Behaviour,
-            "GetExtendedAgentCard requires authentication", extended_requires_auth),
+            "GetExtendedAgentCard requires authentication", extended_requires_auth, tck = ["CARD-EXT-001"]),
         scenario!("extended-card.authenticated", "3.1.11", Must, Kind::Behaviour,
-            "an authenticated caller receives a valid extended card", extended_authenticated),
+            "an authenticated caller receives a valid extended card", extended_authenticated, tck = ["CARD-EXT-001"]),
         scenario!("capability.extended-card", "3.3.4", Must, Kind::Behaviour,
-            "without capabilities.extendedAgentCard, GetExtendedAgentCard answers UnsupportedOperationError", extended_gate),
+            "without capabilities.extendedAgentCard, GetExtendedAgentCard answers UnsupportedOperationError", extended_gate, tck = ["CORE-CAP-003"]),
     ]
 }
 

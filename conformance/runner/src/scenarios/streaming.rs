@@ -22,7 +22,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "a task stream begins with the Task",
-            starts_with_task
+            starts_with_task, tck = ["CORE-STREAM-001", "CORE-STREAM-003"]
         ),
         scenario!(
             "stream.message-only",
@@ -30,7 +30,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "a message stream is exactly one Message, then closes",
-            message_only
+            message_only, tck = ["CORE-STREAM-002"]
         ),
         scenario!(
             "stream.immediate-feedback",
@@ -46,7 +46,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "the stream closes when the task reaches a terminal state",
-            closes_on_terminal
+            closes_on_terminal, tck = ["CORE-STREAM-003"]
         ),
         scenario!(
             "stream.closes-on-interrupted",
@@ -62,7 +62,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "events arrive in the order they were generated",
-            order
+            order, tck = ["STREAM-ORDER-001"]
         ),
         scenario!(
             "stream.adds-up",
@@ -78,7 +78,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "SubscribeToTask begins with the task's current state and follows it to the end",
-            subscribe
+            subscribe, tck = ["STREAM-SUB-001", "STREAM-SUB-002"]
         ),
         scenario!(
             "subscribe.through-interrupted",
@@ -110,7 +110,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "SubscribeToTask of a terminal task answers UnsupportedOperationError",
-            subscribe_terminal
+            subscribe_terminal, tck = ["STREAM-SUB-003"]
         ),
         scenario!(
             "subscribe.unknown-task",
@@ -118,7 +118,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "SubscribeToTask of an unknown id answers TaskNotFoundError",
-            subscribe_unknown
+            subscribe_unknown, tck = ["STREAM-SUB-004"]
         ),
         scenario!(
             "stream.fan-out",
@@ -126,7 +126,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "concurrent subscribers receive the same events in the same order",
-            fan_out
+            fan_out, tck = ["STREAM-ORDER-002", "STREAM-ORDER-003"]
         ),
         scenario!(
             "stream.close-one",
@@ -134,7 +134,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "closing one stream does not affect another on the same task",
-            close_one
+            close_one, tck = ["STREAM-ORDER-004"]
         ),
         scenario!(
             "capability.streaming",
@@ -142,7 +142,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "without capabilities.streaming, streaming operations answer UnsupportedOperationError",
-            streaming_gate
+            streaming_gate, tck = ["CORE-CAP-002"]
         ),
     ]
 }

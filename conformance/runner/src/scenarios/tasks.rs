@@ -23,7 +23,8 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "GetTask answers the task's current state and artifacts",
-            get_task
+            get_task,
+            tck = ["CORE-GET-001"]
         ),
         scenario!(
             "get.unknown-task",
@@ -31,7 +32,8 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "GetTask of an unknown id answers TaskNotFoundError",
-            get_unknown
+            get_unknown,
+            tck = ["CORE-GET-002"]
         ),
         scenario!(
             "history.limit",
@@ -39,7 +41,8 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "historyLength n returns at most the n most recent messages",
-            history_limit
+            history_limit,
+            tck = ["CORE-HIST-002"]
         ),
         scenario!(
             "history.zero",
@@ -47,7 +50,8 @@ pub(crate) fn list() -> Vec<Scenario> {
             Should,
             Kind::Behaviour,
             "historyLength 0 returns no history",
-            history_zero
+            history_zero,
+            tck = ["CORE-HIST-001"]
         ),
         scenario!(
             "history.send",
@@ -79,7 +83,8 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "ListTasks omits artifacts unless includeArtifacts",
-            artifacts_omitted
+            artifacts_omitted,
+            tck = ["CORE-LIST-005"]
         ),
         scenario!(
             "list.artifacts-included",
@@ -95,7 +100,8 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "cursor pagination visits every task once; the last nextPageToken is empty",
-            pagination
+            pagination,
+            tck = ["CORE-LIST-002", "CORE-LIST-004"]
         ),
         scenario!(
             "list.total-size",
@@ -111,7 +117,8 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "tasks are sorted by status timestamp, newest first",
-            sorted
+            sorted,
+            tck = ["CORE-LIST-003"]
         ),
         scenario!(
             "list.context-filter",
@@ -151,7 +158,8 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "CancelTask of a working task answers it CANCELED",
-            cancel_working
+            cancel_working,
+            tck = ["CORE-CANCEL-001"]
         ),
         scenario!(
             "cancel.idempotent",
@@ -167,7 +175,8 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "CancelTask of a completed task answers TaskNotCancelableError",
-            cancel_terminal
+            cancel_terminal,
+            tck = ["CORE-CANCEL-002"]
         ),
         scenario!(
             "cancel.unknown-task",
@@ -175,7 +184,8 @@ pub(crate) fn list() -> Vec<Scenario> {
             Must,
             Kind::Behaviour,
             "CancelTask of an unknown id answers TaskNotFoundError",
-            cancel_unknown
+            cancel_unknown,
+            tck = ["CORE-CANCEL-003"]
         ),
     ]
 }

@@ -568,8 +568,30 @@ fn the_card_must_declare_what_is_served() {
         "1.0",
     ));
     assert!(e.contains("under \"/v1\", not under \"/v2\""), "{e}");
-    let e = refused(AgentInterface::new("https://a.example/rpc", "GRPC", "1.0"));
-    assert!(e.contains("serves JSONRPC and HTTP+JSON only"), "{e}");
+    let e = refused(AgentInterface::new(
+        "https://a.example/rpc",
+        "json-lines",
+        "1.0",
+    ));
+    assert!(e.contains("serves JSONRPC, HTTP+JSON, GRPC only"), "{e}");
+    // gRPC is served unless turned off, at any URL gRPC clients dial.
+    let e = refused(AgentInterface::new("a.example:50051", "GRPC", "1.1"));
+    assert!(e.contains("version 1.1 is not among"), "{e}");
+    let mut card = card_for(&served);
+    card.supported_interfaces
+        .push(AgentInterface::new("http://a.example:50051", "GRPC", "1.0"));
+    let no_grpc = served.clone().without_grpc();
+    match A2aServer::new(Memory::default(), card.clone(), no_grpc.clone()) {
+        Err(e) => assert!(e.to_string().contains("gRPC binding is turned off"), "{e}"),
+        Ok(_) => panic!("a card declaring gRPC with gRPC off"),
+    }
+    // ... unless the host serves gRPC itself.
+    assert!(A2aServer::new(
+        Memory::default(),
+        card,
+        no_grpc.with_external_binding("GRPC")
+    )
+    .is_ok());
     // Unless the host serves it itself (a custom transport, spec 12).
     let mut card = card_for(&served);
     card.supported_interfaces

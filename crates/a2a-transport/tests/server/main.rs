@@ -11,6 +11,7 @@ mod batches;
 mod card;
 mod errors;
 mod gating;
+mod grpc;
 mod hardening;
 mod host;
 mod media;

@@ -339,6 +339,7 @@ pub struct Seen {
     pub principal: Option<Principal>,
     pub extensions: Vec<String>,
     pub version: String,
+    pub timeout: Option<std::time::Duration>,
 }
 
 #[derive(Default)]
@@ -391,6 +392,7 @@ impl Memory {
             principal: cx.principal.clone(),
             extensions: cx.extensions.clone(),
             version: cx.version.to_string(),
+            timeout: cx.timeout,
         });
     }
 

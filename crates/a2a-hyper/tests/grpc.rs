@@ -1,0 +1,201 @@
+//! The gRPC binding through `serve` on loopback, with hyper's own HTTP/2
+//! client (prior knowledge, no TLS): messages in DATA frames, the status
+//! in the trailing HEADERS frame, a trailers-only error in the head, on
+//! the same port as HTTP/1.1; and the host limits on HTTP/2.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use a2a_hyper::{server_config, HostLimits, ServeOptions};
+use a2a_transport::grpc::{self, GrpcCode, GrpcStatus};
+use a2a_types::{
+    ErrorKind, GetTaskRequest, Message, Operation, SendMessageRequest, SendMessageResponse,
+    StreamResponse, TaskState,
+};
+use bytes::Bytes;
+use http::{HeaderMap, Request, StatusCode};
+use http_body_util::{BodyExt, Full};
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+mod support;
+
+use support::{start, start_with};
+
+/// What an h2c gRPC call got back.
+#[derive(Debug)]
+struct Got {
+    status: StatusCode,
+    headers: HeaderMap,
+    messages: Vec<Bytes>,
+    trailers: Option<HeaderMap>,
+}
+
+impl Got {
+    fn grpc_status(&self) -> GrpcStatus {
+        grpc::read_status(self.trailers.as_ref().unwrap_or(&self.headers)).expect("grpc-status")
+    }
+}
+
+/// One gRPC call of `op` with `body` over a fresh h2c connection.
+async fn h2c(addr: SocketAddr, op: Operation, body: Bytes, version: &str) -> Got {
+    let tcp = TcpStream::connect(addr).await.unwrap();
+    let (mut sender, conn) =
+        hyper::client::conn::http2::handshake(TokioExecutor::new(), TokioIo::new(tcp))
+            .await
+            .unwrap();
+    tokio::spawn(conn);
+    let request = Request::post(format!("http://{addr}{}", grpc::method_path(op)))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .header("a2a-version", version)
+        .body(Full::new(body))
+        .unwrap();
+    let response = tokio::time::timeout(Duration::from_secs(5), sender.send_request(request))
+        .await
+        .expect("an answer within 5 s")
+        .unwrap();
+    let (parts, body) = response.into_parts();
+    let collected = tokio::time::timeout(Duration::from_secs(5), body.collect())
+        .await
+        .expect("the body ends within 5 s")
+        .unwrap();
+    let trailers = collected.trailers().cloned();
+    let data = collected.to_bytes();
+    let mut decoder = grpc::FrameDecoder::default();
+    decoder.push(&data);
+    let mut messages = Vec::new();
+    while let Some(m) = decoder.next_message().unwrap() {
+        messages.push(m);
+    }
+    decoder.finish().unwrap();
+    Got {
+        status: parts.status,
+        headers: parts.headers,
+        messages,
+        trailers,
+    }
+}
+
+fn send() -> Bytes {
+    grpc::encode_message(&SendMessageRequest::new(Message::user_text("m-1", "hi"))).unwrap()
+}
+
+#[tokio::test]
+async fn grpc_over_h2c_carries_messages_and_trailers() {
+    let agent = start(server_config()).await;
+
+    // Unary: one message, then grpc-status 0 in the trailers.
+    let got = h2c(agent.addr, Operation::SendMessage, send(), "1.0").await;
+    assert_eq!(got.status, 200);
+    assert_eq!(got.headers["content-type"], "application/grpc");
+    assert_eq!(got.trailers.as_ref().unwrap()["grpc-status"], "0");
+    let reply: SendMessageResponse = a2a_proto::decode(&got.messages[0]).unwrap();
+    let SendMessageResponse::Task(task) = reply else {
+        panic!("a task")
+    };
+    assert_eq!(task.status.state, TaskState::Completed);
+
+    // Server streaming: a message per event, then OK.
+    let got = h2c(agent.addr, Operation::SendStreamingMessage, send(), "1.0").await;
+    let states: Vec<TaskState> = got
+        .messages
+        .iter()
+        .map(|m| match a2a_proto::decode::<StreamResponse>(m).unwrap() {
+            StreamResponse::Task(t) => t.status.state,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(states, [TaskState::Working, TaskState::Completed]);
+    assert_eq!(got.grpc_status(), GrpcStatus::Ok);
+
+    // An error before any message: trailers-only, the status in the head.
+    let got = h2c(agent.addr, Operation::SendMessage, send(), "9.9").await;
+    assert_eq!(got.status, 200);
+    assert!(got.messages.is_empty());
+    assert!(got.headers.contains_key("grpc-status"), "{got:?}");
+    let GrpcStatus::Error(code, error) = got.grpc_status() else {
+        panic!("an error")
+    };
+    assert_eq!(code, GrpcCode::of_kind(ErrorKind::VersionNotSupported));
+    assert_eq!(error.kind(), ErrorKind::VersionNotSupported);
+
+    // The default handler's answer, with its code from the error table.
+    let get = GetTaskRequest {
+        id: "t".into(),
+        ..Default::default()
+    };
+    let got = h2c(
+        agent.addr,
+        Operation::GetTask,
+        grpc::encode_message(&get).unwrap(),
+        "1.0",
+    )
+    .await;
+    let GrpcStatus::Error(code, error) = got.grpc_status() else {
+        panic!("an error: {got:?}")
+    };
+    assert_eq!(code, GrpcCode::of_kind(ErrorKind::UnsupportedOperation));
+    assert_eq!(error.kind(), ErrorKind::UnsupportedOperation);
+
+    // HTTP/1.1 on the same port still answers.
+    let mut tcp = TcpStream::connect(agent.addr).await.unwrap();
+    tcp.write_all(
+        b"GET /.well-known/agent-card.json HTTP/1.1\r\nhost: a\r\nconnection: close\r\n\r\n",
+    )
+    .await
+    .unwrap();
+    let mut head = vec![0; 12];
+    tcp.read_exact(&mut head).await.unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200");
+}
+
+#[tokio::test]
+async fn a_body_over_the_limit_is_resource_exhausted_on_h2() {
+    let agent = start(server_config().with_max_body_size(32)).await;
+    let big = grpc::encode_frame(&[0u8; 64]).unwrap();
+    let got = h2c(agent.addr, Operation::SendMessage, big, "1.0").await;
+    assert_eq!(got.status, 200);
+    let GrpcStatus::Error(code, _) = got.grpc_status() else {
+        panic!("an error: {got:?}")
+    };
+    assert_eq!(code, GrpcCode::RESOURCE_EXHAUSTED);
+}
+
+#[tokio::test]
+async fn an_idle_h2_connection_is_closed_by_the_host_limits() {
+    let options = ServeOptions::default()
+        .with_limits(HostLimits::default().with_idle_timeout(Duration::from_millis(200)));
+    let agent = start_with(server_config(), options).await;
+    let tcp = TcpStream::connect(agent.addr).await.unwrap();
+    let (mut sender, conn) =
+        hyper::client::conn::http2::handshake(TokioExecutor::new(), TokioIo::new(tcp))
+            .await
+            .unwrap();
+    let conn = tokio::spawn(conn);
+    let request = Request::post(format!(
+        "http://{}{}",
+        agent.addr,
+        grpc::method_path(Operation::SendMessage)
+    ))
+    .header("content-type", "application/grpc")
+    .header("a2a-version", "1.0")
+    .body(Full::new(send()))
+    .unwrap();
+    let response = sender.send_request(request).await.unwrap();
+    let trailers = response
+        .into_body()
+        .collect()
+        .await
+        .unwrap()
+        .trailers()
+        .cloned();
+    assert_eq!(trailers.unwrap()["grpc-status"], "0");
+    // Nothing in flight: the server closes the connection after 200 ms.
+    tokio::time::timeout(Duration::from_secs(3), conn)
+        .await
+        .expect("the idle h2 connection is closed")
+        .unwrap()
+        .ok();
+}
