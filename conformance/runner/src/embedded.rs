@@ -165,6 +165,7 @@ impl Embedded {
         let interfaces = vec![
             AgentInterface::new(format!("{MEMORY_BASE}/"), "JSONRPC", "1.0"),
             AgentInterface::new(MEMORY_BASE, "HTTP+JSON", "1.0"),
+            AgentInterface::new(MEMORY_BASE, "GRPC", "1.0"),
         ];
         let mut push: Arc<dyn PushSender> = Arc::new(MemoryPushSender::new(webhook.clone()));
         if let Some(wrap) = wrappers.push {
@@ -257,6 +258,8 @@ impl Embedded {
         let interfaces = vec![
             AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
             AgentInterface::new(base.clone(), "HTTP+JSON", "1.0"),
+            // h2c on the same port (`a2a_hyper::serve`).
+            AgentInterface::new(base.clone(), "GRPC", "1.0"),
         ];
         let mut allow = Allowlist::new();
         allow
