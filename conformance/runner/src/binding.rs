@@ -17,7 +17,7 @@ pub enum Binding {
     /// The HTTP+JSON binding (spec 11).
     #[serde(rename = "HTTP+JSON")]
     HttpJson,
-    /// The gRPC binding (spec 10), as raw gRPC: its wire scenarios only.
+    /// The gRPC binding (spec 10), over HTTP/2.
     #[serde(rename = "GRPC")]
     Grpc,
     /// A custom binding: line-delimited JSON-RPC on a byte stream
@@ -44,12 +44,13 @@ impl Binding {
         }
     }
 
-    /// The transport crate's binding for the two HTTP bindings.
+    /// The transport crate's binding for the three bindings of the spec.
     pub fn transport(self) -> Option<a2a_transport::Binding> {
         match self {
             Binding::JsonRpc => Some(a2a_transport::Binding::JsonRpc),
             Binding::HttpJson => Some(a2a_transport::Binding::HttpJson),
-            Binding::InProcess | Binding::Grpc | Binding::Lines | Binding::Http => None,
+            Binding::Grpc => Some(a2a_transport::Binding::Grpc),
+            Binding::InProcess | Binding::Lines | Binding::Http => None,
         }
     }
 }
@@ -64,7 +65,8 @@ impl fmt::Display for Binding {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// Over the `A2aService` trait: in process (for an embedded agent),
-    /// then over JSON-RPC and HTTP+JSON through the client transport, and
+    /// then over JSON-RPC, HTTP+JSON and gRPC through the client
+    /// transport (each where the card declares it), and
     /// over the line transport (for an embedded agent). The
     /// runs must give equivalent results (spec 5.1): each run's
     /// observations ([`Ctx::note`](crate::Ctx::note)) are compared.
@@ -92,6 +94,7 @@ impl Kind {
                 Binding::InProcess,
                 Binding::JsonRpc,
                 Binding::HttpJson,
+                Binding::Grpc,
                 Binding::Lines,
             ]
             .into_iter()

@@ -45,6 +45,9 @@ impl Session {
         let mut interfaces = Vec::new();
         let mut problems = Vec::new();
         let mut grpc = false;
+        // A bare `host:port` gRPC interface takes the scheme the card was
+        // fetched with.
+        let card_url: http::Uri = target.base_url.parse().unwrap_or_default();
         for &binding in &target.bindings {
             match binding {
                 Binding::InProcess => {
@@ -59,7 +62,11 @@ impl Session {
                 }
                 Binding::JsonRpc | Binding::HttpJson => match target.interface(binding) {
                     Some(iface) => {
-                        match HttpTransport::for_interface(Arc::clone(&target.http), &iface) {
+                        match HttpTransport::for_card_interface(
+                            Arc::clone(&target.http),
+                            &iface,
+                            &card_url,
+                        ) {
                             Some(Ok(t)) => {
                                 services.push((binding, Arc::new(t)));
                                 interfaces.push((binding, iface));
@@ -76,17 +83,32 @@ impl Session {
                     )),
                 },
                 Binding::Grpc => match (target.interface(binding), &target.grpc) {
-                    (Some(iface), Some(_)) => {
-                        grpc = true;
+                    (Some(iface), raw) => {
+                        // The typed client for the behaviour scenarios,
+                        // raw gRPC for the wire scenarios.
+                        match HttpTransport::for_card_interface(
+                            Arc::clone(&target.http),
+                            &iface,
+                            &card_url,
+                        ) {
+                            Some(Ok(t)) => services.push((binding, Arc::new(t))),
+                            Some(Err(e)) => problems.push((binding, e.to_string())),
+                            None => problems.push((binding, "binding not spoken".to_owned())),
+                        }
+                        if raw.is_some() {
+                            grpc = true;
+                        } else {
+                            problems.push((
+                                binding,
+                                format!(
+                                    "the runner's raw gRPC speaks HTTP/2 with prior knowledge, \
+                                     not {}: its wire scenarios do not run",
+                                    iface.url
+                                ),
+                            ));
+                        }
                         interfaces.push((binding, iface));
                     }
-                    (Some(iface), None) => problems.push((
-                        binding,
-                        format!(
-                            "the runner's raw gRPC speaks HTTP/2 with prior knowledge, not {}",
-                            iface.url
-                        ),
-                    )),
                     (None, _) => problems.push((
                         binding,
                         "the card declares no GRPC interface for protocol version 1.0".to_owned(),
@@ -121,7 +143,7 @@ impl Session {
     /// plus binding-independent HTTP.
     pub(crate) fn runnable(&self) -> Vec<Binding> {
         let mut out: Vec<Binding> = self.services.iter().map(|(b, _)| *b).collect();
-        if self.grpc {
+        if self.grpc && !out.contains(&Binding::Grpc) {
             out.push(Binding::Grpc);
         }
         out.push(Binding::Http);

@@ -267,6 +267,7 @@ impl Embedded {
         let interfaces = vec![
             AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
             AgentInterface::new(base.clone(), "HTTP+JSON", "1.0"),
+            // h2c on the same port (`a2a_hyper::serve`).
             AgentInterface::new(base.clone(), "GRPC", "1.0"),
         ];
         let mut allow = Allowlist::new();

@@ -19,9 +19,8 @@ a2a-conformance: the A2A v1.0 conformance suite
 USAGE: a2a-conformance [OPTIONS]
        a2a-conformance client [OPTIONS] -- <command that runs the client>   (see client --help)
 
-With no options, starts the reference agent on loopback HTTP (JSON-RPC and
-HTTP+JSON, and gRPC over h2c for its wire scenarios) and in process, and
-runs every scenario against it.
+With no options, starts the reference agent on loopback HTTP (JSON-RPC,
+HTTP+JSON and gRPC over h2c) and in process, and runs every scenario against it.
 
   --url <base URL>        test a live agent, found through <base URL>/.well-known/agent-card.json
   --binding <jsonrpc|rest|grpc>

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use a2a_transport::{
-    client::{HttpError, ResponseBody},
-    server::FrameStream,
+    client::{BodyChunk, HttpError, ResponseBody},
+    server::{Chunk, FrameStream},
     A2aServer, A2aService, Body, BoxFuture, HttpClient,
 };
 use bytes::Bytes;
@@ -51,8 +51,8 @@ pub fn response_body(response: http::Response<Body>) -> http::Response<ResponseB
     let body = match body {
         Body::Full(bytes) => ResponseBody::full(bytes),
         Body::Stream(frames) => ResponseBody::new(Frames(frames)),
-        // The data; the trailers are not a client body's.
-        trailed @ Body::Trailed(_) => ResponseBody::new(Frames(Box::pin(trailed))),
+        // The data, then the trailers (the gRPC status).
+        trailed @ Body::Trailed(_) => ResponseBody::with_trailers(WithTrailers(trailed)),
     };
     http::Response::from_parts(parts, body)
 }
@@ -65,5 +65,23 @@ impl Stream for Frames {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         self.0.as_mut().poll_next(cx).map(|item| item.map(Ok))
+    }
+}
+
+/// A trailed body's chunks as the client's: data, then the trailers.
+struct WithTrailers(Body);
+
+impl Stream for WithTrailers {
+    type Item = Result<BodyChunk, HttpError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        Pin::new(&mut self.0).poll_chunk(cx).map(|chunk| {
+            chunk.map(|c| {
+                Ok(match c {
+                    Chunk::Data(bytes) => BodyChunk::Data(bytes),
+                    Chunk::Trailers(trailers) => BodyChunk::Trailers(trailers),
+                })
+            })
+        })
     }
 }

@@ -104,7 +104,7 @@ impl Remote {
                 "5.2",
                 Level::Must,
                 Binding::Http,
-                "the card declares no JSONRPC or HTTP+JSON interface at protocol version 1.0: nothing to test".to_owned(),
+                "the card declares no JSONRPC, HTTP+JSON or GRPC interface at protocol version 1.0: nothing to test".to_owned(),
             ));
         }
         target.callers = self.callers.clone();

@@ -5,6 +5,12 @@
 //!   ALPN (`h2`, then `http/1.1`); over plain TCP it is HTTP/1.1 unless
 //!   [`ClientOptions::http2_prior_knowledge`] asks for HTTP/2 from the
 //!   first byte (h2c), for agents known to speak it.
+//! - **gRPC** (spec 10): a request whose version is HTTP/2 (the
+//!   transport's gRPC calls) goes through a second, HTTP/2-only pool: h2c
+//!   with prior knowledge for `http://`, ALPN `h2` alone for `https://`.
+//!   The response's trailers end its [`ResponseBody`]
+//!   ([`ResponseBody::trailers`]), where the transport reads
+//!   `grpc-status`.
 //! - **TLS**: rustls with the `ring` provider (it builds with a C
 //!   compiler alone, no cmake), TLS 1.2 and 1.3, trusting Mozilla's root
 //!   certificates compiled in (`webpki-roots`): the same trust on every
@@ -43,7 +49,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use a2a_transport::{
-    client::{HttpError, ResponseBody},
+    client::{BodyChunk, HttpError, ResponseBody},
     push::{find_refusal, Resolve},
     BoxFuture, HttpClient,
 };
@@ -132,6 +138,8 @@ impl fmt::Debug for ClientOptions {
 #[derive(Clone)]
 pub struct HyperClient {
     client: Client<HttpsConnector<HttpConnector<HostResolver>>, Full<Bytes>>,
+    /// HTTP/2 only, for requests that ask for HTTP/2 (gRPC).
+    h2: Client<HttpsConnector<HttpConnector<HostResolver>>, Full<Bytes>>,
     timeout: Option<Duration>,
 }
 
@@ -160,19 +168,25 @@ impl HyperClient {
         tcp.set_connect_timeout(options.connect_timeout);
         tcp.enforce_http(false);
         let tls = options.tls.map_or_else(default_tls, |tls| (*tls).clone());
-        let https = HttpsConnectorBuilder::new()
-            .with_tls_config(tls)
-            .https_or_http();
+        let builder = || {
+            HttpsConnectorBuilder::new()
+                .with_tls_config(tls.clone())
+                .https_or_http()
+        };
         let https = if options.http2_prior_knowledge {
-            https.enable_http2().wrap_connector(tcp)
+            builder().enable_http2().wrap_connector(tcp.clone())
         } else {
-            https.enable_all_versions().wrap_connector(tcp)
+            builder().enable_all_versions().wrap_connector(tcp.clone())
         };
         let client = Client::builder(TokioExecutor::new())
             .http2_only(options.http2_prior_knowledge)
             .build(https);
+        let h2 = Client::builder(TokioExecutor::new())
+            .http2_only(true)
+            .build(builder().enable_http2().wrap_connector(tcp));
         HyperClient {
             client,
+            h2,
             timeout: options.timeout,
         }
     }
@@ -211,7 +225,12 @@ impl HttpClient for HyperClient {
         &self,
         request: http::Request<Bytes>,
     ) -> BoxFuture<'_, Result<http::Response<ResponseBody>, HttpError>> {
-        let response = self.client.request(request.map(Full::new));
+        let pool = if request.version() == http::Version::HTTP_2 {
+            &self.h2
+        } else {
+            &self.client
+        };
+        let response = pool.request(request.map(Full::new));
         let timeout = self.timeout;
         Box::pin(async move {
             let response = match timeout {
@@ -221,7 +240,7 @@ impl HttpClient for HyperClient {
                     .map_err(|_| HttpError::Timeout(format!("no response after {limit:?}")))?,
             }
             .map_err(request_error)?;
-            Ok(response.map(|body| ResponseBody::new(Chunks(body))))
+            Ok(response.map(|body| ResponseBody::with_trailers(Chunks(body))))
         })
     }
 }
@@ -348,20 +367,23 @@ fn with_sources(e: &dyn std::error::Error) -> String {
     text
 }
 
-/// A hyper body as a stream of data chunks; an error mid-body is a lost
-/// connection.
+/// A hyper body as a stream of data chunks and its trailers; an error
+/// mid-body is a lost connection.
 struct Chunks(Incoming);
 
 impl Stream for Chunks {
-    type Item = Result<Bytes, HttpError>;
+    type Item = Result<BodyChunk, HttpError>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         loop {
             return match Pin::new(&mut self.0).poll_frame(cx) {
                 Poll::Ready(Some(Ok(frame))) => match frame.into_data() {
-                    Ok(data) => Poll::Ready(Some(Ok(data))),
-                    // Trailers carry no body bytes.
-                    Err(_) => continue,
+                    Ok(data) => Poll::Ready(Some(Ok(BodyChunk::Data(data)))),
+                    Err(frame) => match frame.into_trailers() {
+                        Ok(trailers) => Poll::Ready(Some(Ok(BodyChunk::Trailers(trailers)))),
+                        // A frame kind hyper may add later: not body bytes.
+                        Err(_) => continue,
+                    },
                 },
                 Poll::Ready(Some(Err(e))) => {
                     Poll::Ready(Some(Err(HttpError::Connection(with_sources(&e)))))

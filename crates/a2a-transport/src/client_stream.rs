@@ -13,6 +13,14 @@
 //!   `google.rpc.Status` error body (`{"error": {...}}`), which is read
 //!   with its own `code` as the HTTP status.
 //!
+//! - **gRPC** (spec 10.4): no SSE; each length-prefixed message of the
+//!   HTTP/2 body is a protobuf `StreamResponse`, and the trailers' status
+//!   ends the stream (an error status is its last item; a missing
+//!   `grpc-status` is `InvalidAgentResponseError`). Messages are bounded by
+//!   [`ClientConfig::max_response_body`](crate::client::ClientConfig::max_response_body).
+//!   There are no event IDs or `retry` hints: a resilient stream
+//!   resubscribes with `SubscribeToTask` alone.
+//!
 //! An error ends the stream: after the first `Err` item the stream yields
 //! nothing more. A connection lost mid-stream is a [`ClientFailure`]
 //! (`Connection` or `Timeout`), which a resilient stream resumes from
@@ -34,16 +42,27 @@ use futures_core::Stream;
 
 use crate::binding::Binding;
 use crate::client_error::invalid_response;
+use crate::grpc_client::GrpcEvents;
 use crate::http_client::ResponseBody;
 
-/// A stream of [`StreamResponse`]s read from a `text/event-stream` response
-/// (see the module documentation), with what a reconnection needs: the
-/// last event ID and the server's `retry` hint.
+/// A stream of [`StreamResponse`]s read from a streamed response (see the
+/// module documentation), with what a reconnection needs: the last event
+/// ID and the server's `retry` hint. The name is the HTTP bindings'; over
+/// gRPC the same type reads protobuf messages.
 pub struct SseStream {
-    events: SseEvents<ResponseBody>,
+    events: Source,
     binding: Binding,
     id: Id,
     done: bool,
+}
+
+/// Where the events come from.
+enum Source {
+    /// A `text/event-stream` body (JSON-RPC, HTTP+JSON); boxed, as the
+    /// SSE decoder is many times the size of the gRPC reader.
+    Sse(Box<SseEvents<ResponseBody>>),
+    /// A gRPC server stream.
+    Grpc(GrpcEvents),
 }
 
 impl fmt::Debug for SseStream {
@@ -68,22 +87,42 @@ impl SseStream {
         config: DecoderConfig,
     ) -> SseStream {
         SseStream {
-            events: SseEvents::with_decoder(body, Decoder::with_config(config)),
+            events: Source::Sse(Box::new(SseEvents::with_decoder(
+                body,
+                Decoder::with_config(config),
+            ))),
             binding,
             id,
             done: false,
         }
     }
 
-    /// The last event ID the server sent (`""` before any): what to send
-    /// as `Last-Event-ID` when reconnecting.
-    pub fn last_event_id(&self) -> &str {
-        self.events.decoder().last_event_id()
+    /// The events of a gRPC server stream.
+    pub(crate) fn grpc(events: GrpcEvents) -> SseStream {
+        SseStream {
+            events: Source::Grpc(events),
+            binding: Binding::Grpc,
+            id: Id::Null,
+            done: false,
+        }
     }
 
-    /// The reconnection delay the server asked for with `retry:`, if it did.
+    /// The last event ID the server sent (`""` before any, and always
+    /// over gRPC): what to send as `Last-Event-ID` when reconnecting.
+    pub fn last_event_id(&self) -> &str {
+        match &self.events {
+            Source::Sse(events) => events.decoder().last_event_id(),
+            Source::Grpc(_) => "",
+        }
+    }
+
+    /// The reconnection delay the server asked for with `retry:`, if it
+    /// did (never over gRPC).
     pub fn retry(&self) -> Option<Duration> {
-        self.events.decoder().retry()
+        match &self.events {
+            Source::Sse(events) => events.decoder().retry(),
+            Source::Grpc(_) => None,
+        }
     }
 
     /// The binding the frames are read with.
@@ -118,7 +157,17 @@ impl Stream for SseStream {
         if this.done {
             return Poll::Ready(None);
         }
-        let item = match Pin::new(&mut this.events).poll_next(cx) {
+        let events = match &mut this.events {
+            Source::Sse(events) => events,
+            Source::Grpc(events) => {
+                let item = std::task::ready!(Pin::new(events).poll_next(cx));
+                if !matches!(item, Some(Ok(_))) {
+                    this.done = true;
+                }
+                return Poll::Ready(item);
+            }
+        };
+        let item = match Pin::new(&mut **events).poll_next(cx) {
             Poll::Pending => return Poll::Pending,
             Poll::Ready(None) => None,
             Poll::Ready(Some(Ok(event))) => Some(this.decode(&event.data)),

@@ -16,7 +16,8 @@
 //! - **Choice** ([`select_interface`], spec 8.3.2): the interfaces whose
 //!   `protocolBinding` the caller speaks ([`Preferences::bindings`]) at a
 //!   protocol version it speaks ([`Preferences::versions`], `Major.Minor`,
-//!   patch ignored, spec 3.6) with a usable URL, **in the card's order**:
+//!   patch ignored, spec 3.6) with a usable URL (for `GRPC` also a bare
+//!   `host:port`, read as `https://host:port`), **in the card's order**:
 //!   spec 8.3.2 says clients MUST prefer earlier entries, the first one
 //!   being the agent's preferred interface (8.3.1). A caller that must rank
 //!   by its own preference instead sets [`SelectionOrder::Caller`] (then:
@@ -54,8 +55,8 @@ use crate::card::AGENT_CARD_PATH;
 use crate::client_error::{invalid_response, status_without_error, with_challenges};
 use crate::http_client::{read_body, HttpClient, ReadBody};
 use crate::http_transport::{
-    is_json, media_type, parse_http_url, too_large, HttpTransport, InterfaceUrlError,
-    SPOKEN_VERSIONS,
+    is_json, media_type, parse_http_url, parse_interface_url, too_large, HttpTransport,
+    InterfaceUrlError, SPOKEN_VERSIONS,
 };
 use crate::media::APPLICATION_JSON;
 use crate::service::BoxFuture;
@@ -79,7 +80,7 @@ pub enum SelectionOrder {
 #[non_exhaustive]
 pub struct Preferences {
     /// Bindings the caller accepts, most preferred first. Default:
-    /// JSON-RPC, then HTTP+JSON.
+    /// JSON-RPC, then HTTP+JSON, then gRPC ([`Binding::ALL`]).
     pub bindings: Vec<Binding>,
     /// Protocol versions the caller accepts, most preferred first.
     /// Default: 1.0.
@@ -89,7 +90,7 @@ pub struct Preferences {
 }
 
 impl Preferences {
-    /// Both bindings (JSON-RPC first), version 1.0, the card's order.
+    /// The three bindings (JSON-RPC first), version 1.0, the card's order.
     pub fn new() -> Preferences {
         Preferences {
             bindings: Binding::JSON.to_vec(),
@@ -135,7 +136,7 @@ impl Preferences {
             .iter()
             .position(|v| *v == version)
             .ok_or("protocol version not accepted")?;
-        parse_http_url(&interface.url).map_err(|e| e.reason())?;
+        parse_interface_url(binding, &interface.url).map_err(|e| e.reason())?;
         Ok((binding, b_rank, v_rank))
     }
 }
@@ -174,9 +175,11 @@ pub fn select_interfaces<'c>(card: &'c AgentCard, prefs: &Preferences) -> Vec<&'
 ///     AgentInterface::new("https://a.example/rest", "HTTP+JSON", "1.0"),
 ///     AgentInterface::new("https://a.example/rpc", "JSONRPC", "1.0"),
 /// ];
-/// // The card's order decides: HTTP+JSON comes before JSON-RPC there.
+/// // The card's order decides: gRPC first, then HTTP+JSON before JSON-RPC.
 /// let chosen = select_interface(&card, &Preferences::new())?;
-/// assert_eq!(chosen.url, "https://a.example/rest");
+/// assert_eq!(chosen.url, "grpc.example:443");
+/// let json = Preferences::new().with_bindings(Binding::JSON);
+/// assert_eq!(select_interface(&card, &json)?.url, "https://a.example/rest");
 ///
 /// let err = select_interface(&card, &Preferences::new().with_bindings([])).unwrap_err();
 /// assert!(err.to_string().contains("GRPC 1.0 at grpc.example:443"));
@@ -326,10 +329,35 @@ impl<C: HttpClient> Discovered<C> {
         card: AgentCard,
         prefs: &Preferences,
     ) -> Result<Discovered<C>, DiscoveryError> {
+        Discovered::choose(client, card, prefs, None)
+    }
+
+    /// As [`from_card`](Discovered::from_card), for a card fetched from
+    /// `card_url`: a gRPC interface at a bare `host:port` is dialled with
+    /// the card URL's scheme ([`HttpTransport::for_card_interface`]).
+    pub fn from_card_at(
+        client: C,
+        card: AgentCard,
+        prefs: &Preferences,
+        card_url: &Uri,
+    ) -> Result<Discovered<C>, DiscoveryError> {
+        Discovered::choose(client, card, prefs, Some(card_url))
+    }
+
+    fn choose(
+        client: C,
+        card: AgentCard,
+        prefs: &Preferences,
+        card_url: Option<&Uri>,
+    ) -> Result<Discovered<C>, DiscoveryError> {
         card.validate().map_err(DiscoveryError::InvalidCard)?;
         let prefs = speakable(prefs);
         let interface = select_interface(&card, &prefs)?.clone();
-        let transport = match HttpTransport::for_interface(client, &interface) {
+        let transport = match card_url {
+            Some(url) => HttpTransport::for_card_interface(client, &interface, url),
+            None => HttpTransport::for_interface(client, &interface),
+        };
+        let transport = match transport {
             Some(Ok(t)) => t,
             Some(Err(e)) => return Err(DiscoveryError::InvalidUrl(e)),
             // `select_interface` only picks bindings this client speaks.
@@ -368,7 +396,8 @@ pub fn discover<'a, C: HttpClient + 'a>(
         let fetched = resolver.fetch(&client, None).await?;
         match fetched {
             Fetched::Card(card, _, json) => {
-                let mut discovered = Discovered::from_card(client, *card, prefs)?;
+                let mut discovered =
+                    Discovered::from_card_at(client, *card, prefs, resolver.url())?;
                 discovered.card_json = Some(json);
                 Ok(discovered)
             }
@@ -705,15 +734,17 @@ mod tests {
             ),
         ]);
         let chosen = select_interfaces(&c, &Preferences::new());
-        assert_eq!(chosen.len(), 1);
+        assert_eq!(chosen.len(), 2);
         assert_eq!(
             chosen[0].url, "https://a/patch",
             "patch ignored, binding case-insensitive"
         );
+        assert_eq!(chosen[1].url, "grpc.a:443", "gRPC at a bare host:port");
+        let json = Preferences::new().with_bindings(Binding::JSON);
         let mut without = c.clone();
         without.supported_interfaces.remove(1);
         let DiscoveryError::NoCompatibleInterface(e) =
-            select_interface(&without, &Preferences::new()).unwrap_err()
+            select_interface(&without, &json).unwrap_err()
         else {
             panic!()
         };

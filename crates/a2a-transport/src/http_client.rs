@@ -10,6 +10,15 @@
 //!
 //! Failures of the HTTP stack itself are an [`HttpError`]: the kind tells
 //! the transport whether a dropped stream may be resumed (spec 3.1.6).
+//!
+//! The gRPC binding (spec 10) needs two more things of the same trait: a
+//! request whose [`version`](http::Request::version) is HTTP/2 must go out
+//! over HTTP/2 (h2c with prior knowledge for `http`, ALPN `h2` for
+//! `https`), and the response's trailers, where gRPC puts its status, must
+//! reach the transport: build the body with [`ResponseBody::with_trailers`]
+//! from a stream of [`BodyChunk`]s. A client that cannot do either still
+//! serves the JSON bindings; over gRPC its calls fail with a protocol error
+//! (no `grpc-status`), never a false success.
 
 use std::fmt;
 use std::pin::Pin;
@@ -17,6 +26,7 @@ use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use futures_core::Stream;
+use http::HeaderMap;
 
 use crate::service::BoxFuture;
 
@@ -28,16 +38,72 @@ use crate::service::BoxFuture;
 /// let body = ResponseBody::full("{}");
 /// # let _ = body;
 /// ```
-pub struct ResponseBody(Pin<Box<dyn Stream<Item = Result<Bytes, HttpError>> + Send + 'static>>);
+///
+/// A body may end with HTTP trailers ([`ResponseBody::with_trailers`]):
+/// as a [`Stream`] it yields the data alone, and once it has ended,
+/// [`trailers`](ResponseBody::trailers) gives them.
+pub struct ResponseBody {
+    chunks: Pin<Box<dyn Stream<Item = Result<BodyChunk, HttpError>> + Send + 'static>>,
+    trailers: Option<HeaderMap>,
+    ended: bool,
+}
+
+/// One piece of a [`ResponseBody`] built with
+/// [`ResponseBody::with_trailers`]: data, or the trailers that end it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BodyChunk {
+    /// Bytes of the body.
+    Data(Bytes),
+    /// The trailers (an HTTP/2 `HEADERS` frame after the data): the last
+    /// piece; nothing after it is read.
+    Trailers(HeaderMap),
+}
 
 impl ResponseBody {
     /// A body read from `stream` (for example a hyper or reqwest body's
-    /// chunk stream with its error converted).
+    /// chunk stream with its error converted), without trailers.
     pub fn new<S>(stream: S) -> ResponseBody
     where
         S: Stream<Item = Result<Bytes, HttpError>> + Send + 'static,
     {
-        ResponseBody(Box::pin(stream))
+        ResponseBody::with_trailers(DataOnly(Box::pin(stream)))
+    }
+
+    /// A body read from `stream`: data chunks, then at most one trailers
+    /// chunk, which ends the body (what an HTTP/2 client gives for a gRPC
+    /// response, spec 10).
+    ///
+    /// ```
+    /// use a2a_transport::client::{BodyChunk, ResponseBody};
+    /// # use std::{pin::Pin, task::{Context, Poll, Waker}};
+    /// # use futures_core::Stream;
+    /// let mut trailers = http::HeaderMap::new();
+    /// trailers.insert("grpc-status", "0".parse()?);
+    /// let chunks = vec![Ok(BodyChunk::Data("msg".into())), Ok(BodyChunk::Trailers(trailers.clone()))];
+    /// let mut body = ResponseBody::from_body_chunks(chunks);
+    /// # let mut cx = Context::from_waker(Waker::noop());
+    /// // Reading the data to its end ...
+    /// # assert!(matches!(Pin::new(&mut body).poll_next(&mut cx), Poll::Ready(Some(Ok(_)))));
+    /// # assert!(matches!(Pin::new(&mut body).poll_next(&mut cx), Poll::Ready(None)));
+    /// // ... leaves the trailers.
+    /// assert_eq!(body.trailers(), Some(&trailers));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_trailers<S>(stream: S) -> ResponseBody
+    where
+        S: Stream<Item = Result<BodyChunk, HttpError>> + Send + 'static,
+    {
+        ResponseBody {
+            chunks: Box::pin(stream),
+            trailers: None,
+            ended: false,
+        }
+    }
+
+    /// The trailers, once the body has ended with them; `None` before,
+    /// and for a body without trailers.
+    pub fn trailers(&self) -> Option<&HeaderMap> {
+        self.trailers.as_ref()
     }
 
     /// A body of one chunk.
@@ -55,13 +121,52 @@ impl ResponseBody {
     pub fn from_chunks(chunks: Vec<Result<Bytes, HttpError>>) -> ResponseBody {
         ResponseBody::new(Chunks(chunks.into_iter()))
     }
+
+    /// A body that yields `chunks` in order (trailers last), then ends.
+    pub fn from_body_chunks(chunks: Vec<Result<BodyChunk, HttpError>>) -> ResponseBody {
+        ResponseBody::with_trailers(Chunks(chunks.into_iter()))
+    }
 }
 
 impl Stream for ResponseBody {
     type Item = Result<Bytes, HttpError>;
 
+    /// The next data chunk; `None` at the end of the body, trailers
+    /// included (they are kept for [`trailers`](ResponseBody::trailers)).
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        self.0.as_mut().poll_next(cx)
+        let this = &mut *self;
+        if this.ended {
+            return Poll::Ready(None);
+        }
+        Poll::Ready(
+            match std::task::ready!(this.chunks.as_mut().poll_next(cx)) {
+                Some(Ok(BodyChunk::Data(bytes))) => Some(Ok(bytes)),
+                Some(Ok(BodyChunk::Trailers(trailers))) => {
+                    this.trailers = Some(trailers);
+                    this.ended = true;
+                    None
+                }
+                Some(Err(e)) => Some(Err(e)),
+                None => {
+                    this.ended = true;
+                    None
+                }
+            },
+        )
+    }
+}
+
+/// Data chunks as body chunks.
+struct DataOnly<S>(Pin<Box<S>>);
+
+impl<S: Stream<Item = Result<Bytes, HttpError>>> Stream for DataOnly<S> {
+    type Item = Result<BodyChunk, HttpError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.0
+            .as_mut()
+            .poll_next(cx)
+            .map(|item| item.map(|chunk| chunk.map(BodyChunk::Data)))
     }
 }
 
@@ -72,10 +177,12 @@ impl fmt::Debug for ResponseBody {
 }
 
 /// A ready-made list of chunks as a stream.
-struct Chunks(std::vec::IntoIter<Result<Bytes, HttpError>>);
+struct Chunks<T>(std::vec::IntoIter<T>);
 
-impl Stream for Chunks {
-    type Item = Result<Bytes, HttpError>;
+impl<T> Unpin for Chunks<T> {}
+
+impl<T> Stream for Chunks<T> {
+    type Item = T;
 
     fn poll_next(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         Poll::Ready(self.0.next())

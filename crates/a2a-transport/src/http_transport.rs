@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use a2a_jsonrpc::{decode_reply, Id};
 use a2a_types::{
@@ -18,6 +19,7 @@ use crate::binding::Binding;
 use crate::client_error::{invalid_response, status_without_error, with_challenges, ClientFailure};
 use crate::client_stream::SseStream;
 use crate::extensions::{encode_extensions, A2A_EXTENSIONS};
+use crate::grpc_client::{self, GrpcEvents};
 use crate::http_client::{read_body, HttpClient, ReadBody, ResponseBody};
 use crate::media::{A2A_JSON, APPLICATION_JSON, EVENT_STREAM};
 use crate::query::QueryBuilder;
@@ -41,6 +43,11 @@ pub struct ClientConfig {
     /// Limits of the SSE decoder for streams (per line and per event).
     /// Default: [`a2a_sse::DecoderConfig::DEFAULT`] (16 MiB each).
     pub sse: a2a_sse::DecoderConfig,
+    /// The call's deadline, sent over gRPC as `grpc-timeout` so that the
+    /// agent can give up too (spec 10). The client does not enforce it:
+    /// the host's HTTP client does (`HyperClient::with_timeout`, say).
+    /// Default: none.
+    pub timeout: Option<Duration>,
 }
 
 impl ClientConfig {
@@ -53,7 +60,14 @@ impl ClientConfig {
             max_response_body: a2a_types::DEFAULT_MAX_INPUT_BYTES,
             max_error_body: ClientConfig::DEFAULT_MAX_ERROR_BODY,
             sse: a2a_sse::DecoderConfig::DEFAULT,
+            timeout: None,
         }
+    }
+
+    /// Sets [`timeout`](Self::timeout).
+    pub const fn with_timeout(mut self, timeout: Duration) -> ClientConfig {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sets [`max_response_body`](Self::max_response_body).
@@ -125,6 +139,42 @@ impl InterfaceUrlError {
     /// Why it was refused.
     pub fn reason(&self) -> &'static str {
         self.reason
+    }
+}
+
+/// A gRPC interface URL: an absolute `http` or `https` URL, or a bare
+/// `host:port` (the form gRPC targets take), which is read as
+/// `https://host:port`: a card fetched over the network never downgrades a
+/// call to cleartext by omission (`docs/decisions.md`).
+pub(crate) fn parse_grpc_url(url: &str) -> Result<Uri, InterfaceUrlError> {
+    let trimmed = url.trim();
+    if !trimmed.contains("://") {
+        let authority: http::uri::Authority = trimmed
+            .parse()
+            .map_err(|_| InterfaceUrlError::new(url, "not a URL nor a host:port"))?;
+        if authority.port().is_none() || authority.as_str().contains('@') {
+            return Err(InterfaceUrlError::new(
+                url,
+                "a gRPC interface URL without a scheme must be host:port",
+            ));
+        }
+        return parse_http_url(&format!("https://{authority}"));
+    }
+    let uri = parse_http_url(trimmed)?;
+    if uri.query().is_some() {
+        return Err(InterfaceUrlError::new(
+            url,
+            "a gRPC interface URL cannot carry a query",
+        ));
+    }
+    Ok(uri)
+}
+
+/// The URL of an interface of `binding`, checked as that binding reads it.
+pub(crate) fn parse_interface_url(binding: Binding, url: &str) -> Result<Uri, InterfaceUrlError> {
+    match binding {
+        Binding::Grpc => parse_grpc_url(url),
+        _ => parse_http_url(url),
     }
 }
 
@@ -205,21 +255,18 @@ impl<C> HttpTransport<C> {
 impl<C: HttpClient> HttpTransport<C> {
     /// A transport for `binding` at the interface `url`, which must be an
     /// absolute `http` or `https` URL. For HTTP+JSON the URL's path is the
-    /// base path of every route, and it may not carry a query.
+    /// base path of every route, and it may not carry a query. For gRPC it
+    /// may also be a bare `host:port`, read as `https://host:port`; the
+    /// method path (`/lf.a2a.v1.A2AService/{Method}`) follows the URL's
+    /// own path, and calls go out as HTTP/2 (spec 10).
     pub fn new(
         client: C,
         binding: Binding,
         url: &str,
     ) -> Result<HttpTransport<C>, InterfaceUrlError> {
-        let uri = parse_http_url(url)?;
+        let uri = parse_interface_url(binding, url)?;
         let router = match binding {
-            Binding::JsonRpc => Router::new(),
-            Binding::Grpc => {
-                return Err(InterfaceUrlError::new(
-                    url,
-                    "HttpTransport speaks JSON-RPC and HTTP+JSON, not gRPC",
-                ))
-            }
+            Binding::JsonRpc | Binding::Grpc => Router::new(),
             Binding::HttpJson => {
                 if uri.query().is_some() {
                     return Err(InterfaceUrlError::new(
@@ -252,6 +299,29 @@ impl<C: HttpClient> HttpTransport<C> {
         let binding = Binding::from_protocol_binding(&interface.protocol_binding)?;
         Some(
             HttpTransport::new(client, binding, &interface.url)
+                .map(|t| t.with_tenant(interface.tenant.clone())),
+        )
+    }
+
+    /// A transport for an interface of a card fetched from `card_url`: as
+    /// [`for_interface`](HttpTransport::for_interface), except that a gRPC
+    /// interface at a bare `host:port` is dialled with the card URL's
+    /// scheme (a card served over `http://` names an h2c agent, one over
+    /// `https://` an h2 agent over TLS). The card and the agent are one
+    /// origin's: this never downgrades a card fetched over TLS.
+    pub fn for_card_interface(
+        client: C,
+        interface: &AgentInterface,
+        card_url: &Uri,
+    ) -> Option<Result<HttpTransport<C>, InterfaceUrlError>> {
+        let binding = Binding::from_protocol_binding(&interface.protocol_binding)?;
+        let url = interface.url.trim();
+        let url = match (binding, card_url.scheme_str()) {
+            (Binding::Grpc, Some(scheme)) if !url.contains("://") => format!("{scheme}://{url}"),
+            _ => url.to_owned(),
+        };
+        Some(
+            HttpTransport::new(client, binding, &url)
                 .map(|t| t.with_tenant(interface.tenant.clone())),
         )
     }
@@ -336,6 +406,11 @@ impl<C: HttpClient> HttpTransport<C> {
             ));
         }
         self.set_tenant(cx, request.tenant_mut())?;
+        let mut headers = cx.headers.clone();
+        headers.insert(A2A_VERSION, version_value(cx.version));
+        if let Some(v) = encode_extensions(cx.extensions.iter().map(String::as_str))? {
+            headers.insert(A2A_EXTENSIONS, v);
+        }
         let (method, uri, body, id) = match self.binding {
             Binding::JsonRpc => {
                 let n = self.next_id.fetch_add(1, Ordering::Relaxed);
@@ -347,25 +422,24 @@ impl<C: HttpClient> HttpTransport<C> {
                 let (method, uri, body) = self.rest_request(&request)?;
                 (method, uri, body, Id::Null)
             }
-            Binding::Grpc => return Err(grpc_refused()),
+            Binding::Grpc => {
+                let grpc =
+                    grpc_client::build_request(&self.url, &request, headers, self.config.timeout)?;
+                return Ok((grpc, Id::Null));
+            }
         };
 
-        let mut headers = cx.headers.clone();
-        headers.insert(A2A_VERSION, version_value(cx.version));
-        if let Some(v) = encode_extensions(cx.extensions.iter().map(String::as_str))? {
-            headers.insert(A2A_EXTENSIONS, v);
-        }
         let accept = match (streaming, self.binding) {
             (true, _) => EVENT_STREAM,
             (false, Binding::JsonRpc) => APPLICATION_JSON,
-            (false, Binding::HttpJson | Binding::Grpc) => "application/a2a+json, application/json",
+            (false, _) => "application/a2a+json, application/json",
         };
         headers.insert(ACCEPT, HeaderValue::from_static(accept));
         match &body {
             Some(_) => {
                 let ct = match self.binding {
                     Binding::JsonRpc => APPLICATION_JSON,
-                    Binding::HttpJson | Binding::Grpc => A2A_JSON,
+                    _ => A2A_JSON,
                 };
                 headers.insert(CONTENT_TYPE, HeaderValue::from_static(ct));
             }
@@ -463,6 +537,11 @@ impl<C: HttpClient> HttpTransport<C> {
         let (http_request, id) = self.build(cx, request, false)?;
         let response = self.client.send(http_request).await?;
         let (parts, mut body) = response.into_parts();
+        if self.binding == Binding::Grpc {
+            let head = grpc_client::read_head(&parts, &self.url)?;
+            return grpc_client::read_unary(op, head, &mut body, self.config.max_response_body)
+                .await;
+        }
         if !parts.status.is_success() {
             return Err(self.error_response(&parts, &mut body).await);
         }
@@ -476,8 +555,7 @@ impl<C: HttpClient> HttpTransport<C> {
         }
         let result = match self.binding {
             Binding::JsonRpc => decode_reply(op, &bytes, &id),
-            Binding::HttpJson => decode_rest(op, &bytes),
-            Binding::Grpc => Err(grpc_refused()),
+            _ => decode_rest(op, &bytes),
         };
         result.map_err(|e| with_challenges(e, &parts.headers))
     }
@@ -492,6 +570,14 @@ impl<C: HttpClient> HttpTransport<C> {
         let (http_request, id) = self.build(cx, request, true)?;
         let response = self.client.send(http_request).await?;
         let (parts, mut body) = response.into_parts();
+        if self.binding == Binding::Grpc {
+            let head = grpc_client::read_head(&parts, &self.url)?;
+            return Ok(SseStream::grpc(GrpcEvents::new(
+                head,
+                body,
+                self.config.max_response_body,
+            )));
+        }
         if !parts.status.is_success() {
             return Err(self.error_response(&parts, &mut body).await);
         }
@@ -518,7 +604,8 @@ impl<C: HttpClient> HttpTransport<C> {
             Binding::HttpJson => serde_json::from_slice::<ErrorBody>(&bytes)
                 .ok()
                 .map(|b| A2aError::from_status(b.error.code, Some(b.error))),
-            Binding::Grpc => Some(grpc_refused()),
+            // Read by grpc_client before this point.
+            Binding::Grpc => None,
         };
         Err(match error {
             Some(e) => with_challenges(e, &parts.headers),
@@ -569,15 +656,6 @@ impl<C: HttpClient> HttpTransport<C> {
         };
         with_challenges(error, &parts.headers)
     }
-}
-
-/// What a call over gRPC gets: [`HttpTransport::new`] refuses the binding,
-/// so only a transport built around it could reach this.
-fn grpc_refused() -> A2aError {
-    A2aError::new(
-        ErrorKind::UnsupportedOperation,
-        "HttpTransport speaks JSON-RPC and HTTP+JSON, not gRPC",
-    )
 }
 
 fn version_value(version: ProtocolVersion) -> HeaderValue {

@@ -156,6 +156,7 @@ mod frames;
 pub mod fuzz;
 mod gate;
 mod grpc_binding;
+mod grpc_client;
 mod grpc_wire;
 #[cfg(feature = "http-body")]
 mod http_body;
@@ -280,12 +281,22 @@ pub mod server {
 pub mod client {
     //! The client side: [`HttpTransport`](crate::HttpTransport) is an
     //! [`A2aService`](crate::A2aService) (through [`Forward`](crate::Forward))
-    //! sending each call over one of the two HTTP bindings,
-    //! JSON-RPC (spec 9) or HTTP+JSON (spec 11), through the host's
-    //! [`HttpClient`](crate::HttpClient).
+    //! sending each call over one of the three bindings,
+    //! JSON-RPC (spec 9), HTTP+JSON (spec 11) or gRPC (spec 10), through the
+    //! host's [`HttpClient`](crate::HttpClient).
     //!
     //! # Requests
     //!
+    //! - **gRPC** (spec 10): one length-prefixed protobuf message `POST`ed
+    //!   as HTTP/2 to `/lf.a2a.v1.A2AService/{Method}` under the interface
+    //!   URL's path (a bare `host:port` URL is `https://host:port`), with
+    //!   `content-type: application/grpc+proto`, `te: trailers`, the same
+    //!   metadata as the other bindings' headers, and `grpc-timeout` from
+    //!   [`ClientConfig::timeout`](crate::ClientConfig::timeout). Its response is read by
+    //!   `grpc-status` in the trailers (which the host client delivers with
+    //!   [`ResponseBody::with_trailers`](crate::client::ResponseBody::with_trailers)) or in a trailers-only head:
+    //!   the details' `ErrorInfo` names the error kind (spec 10.6), a
+    //!   missing status is `InvalidAgentResponseError`.
     //! - **JSON-RPC** (spec 9.3): `POST` to the interface URL, the envelope
     //!   written by [`a2a_jsonrpc::encode_request`] with a fresh numeric id per
     //!   call (a counter from 1), `Content-Type: application/json`.
@@ -337,7 +348,7 @@ pub mod client {
         discover, select_interface, select_interfaces, CardResolver, Discovered, DiscoveryError,
         NoCompatibleInterface, Preferences, SelectionOrder,
     };
-    pub use crate::http_client::{HttpClient, HttpError, ResponseBody};
+    pub use crate::http_client::{BodyChunk, HttpClient, HttpError, ResponseBody};
     pub use crate::http_transport::{ClientConfig, HttpTransport, InterfaceUrlError};
     pub use crate::resilient::{ResilientStream, ResilientTransport, RetryPolicy, Timer};
 }

@@ -92,6 +92,15 @@ fn the_card_order_decides_and_the_tenant_goes_into_every_call() {
         &Preferences::new(),
     ))
     .unwrap();
+    assert_eq!(found.transport.binding(), Binding::Grpc, "the card's first");
+    assert_eq!(found.transport.url(), "https://grpc.example:443/");
+    client.push_body(200, &JSON, &card);
+    let found = block_on(discover(
+        Arc::clone(&client),
+        "https://a.example/",
+        &Preferences::new().with_bindings(Binding::JSON),
+    ))
+    .unwrap();
     assert_eq!(
         found.transport.binding(),
         Binding::HttpJson,
@@ -128,7 +137,7 @@ fn the_card_order_decides_and_the_tenant_goes_into_every_call() {
 #[test]
 fn a_card_offering_nothing_usable_fails_at_discovery() {
     let card = card_with(json!([
-        {"url": "grpc.example:443", "protocolBinding": "GRPC", "protocolVersion": "1.0"},
+        {"url": "grpc.example", "protocolBinding": "GRPC", "protocolVersion": "1.0"},
         {"url": "https://a.example/v03", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
         {"url": "wss://a.example/ws", "protocolBinding": "https://example.com/bindings/websocket/v1", "protocolVersion": "1.0"},
     ]))
@@ -148,8 +157,8 @@ fn a_card_offering_nothing_usable_fails_at_discovery() {
     assert_eq!(details.offered().count(), 3);
     let text = err.to_string();
     for want in [
-        "speaks JSONRPC, HTTP+JSON at A2A 1.0",
-        "GRPC 1.0 at grpc.example:443 (binding not among the preferred bindings)",
+        "speaks JSONRPC, HTTP+JSON, GRPC at A2A 1.0",
+        "GRPC 1.0 at grpc.example (a gRPC interface URL without a scheme must be host:port)",
         "JSONRPC 0.3 at https://a.example/v03 (protocol version not accepted)",
         "websocket/v1 1.0 at wss://a.example/ws (binding not spoken by this client)",
     ] {

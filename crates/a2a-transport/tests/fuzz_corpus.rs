@@ -1,5 +1,5 @@
-//! Replays the committed seed corpora of the `server_request` and
-//! `grpc_frames` fuzz targets (`fuzz/corpus/<target>/`) through their
+//! Replays the committed seed corpora of the `server_request`,
+//! `grpc_frames` and `grpc_client` fuzz targets (`fuzz/corpus/<target>/`) through their
 //! harnesses on stable Rust.
 
 use std::path::Path;
@@ -54,5 +54,39 @@ fn generated_bodies_replay_without_panicking() {
             });
         }
         a2a_transport::fuzz::fuzz_grpc_frames(&data);
+    }
+}
+
+#[test]
+fn every_grpc_client_seed_replays_without_panicking() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus/grpc_client");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        a2a_transport::fuzz::fuzz_grpc_client(&std::fs::read(entry.unwrap().path()).unwrap());
+        count += 1;
+    }
+    assert!(count >= 8, "only {count} seeds");
+}
+
+/// Arbitrary responses never panic the client's harness.
+#[test]
+fn generated_grpc_responses_replay_without_panicking() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..1000 {
+        let mut data = Vec::new();
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        for _ in 0..(state % 48) as usize {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            data.push(if state % 3 == 0 {
+                (state >> 8) as u8
+            } else {
+                (state % 8) as u8
+            });
+        }
+        a2a_transport::fuzz::fuzz_grpc_client(&data);
     }
 }

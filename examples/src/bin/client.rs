@@ -2,7 +2,7 @@
 //! with it over the binding its card offers.
 //!
 //! ```text
-//! cargo run -p a2a-examples --bin client -- http://127.0.0.1:8080 [--binding jsonrpc|rest] [--bearer TOKEN]
+//! cargo run -p a2a-examples --bin client -- http://127.0.0.1:8080 [--binding jsonrpc|rest|grpc] [--bearer TOKEN]
 //! ```
 //!
 //! Start an agent first, e.g. `cargo run -p a2a-examples --bin server`.
@@ -14,7 +14,8 @@ use a2a_hyper::HyperClient;
 use a2a_transport::{client::Preferences, discover, Binding, CallContext};
 use http::header::{HeaderValue, AUTHORIZATION};
 
-const USAGE: &str = "usage: client <agent base URL> [--binding jsonrpc|rest] [--bearer TOKEN]\n\
+const USAGE: &str =
+    "usage: client <agent base URL> [--binding jsonrpc|rest|grpc] [--bearer TOKEN]\n\
      e.g.   client http://127.0.0.1:8080";
 
 #[tokio::main]
@@ -111,7 +112,8 @@ impl Args {
                     binding = Some(match value.to_ascii_lowercase().as_str() {
                         "jsonrpc" | "json-rpc" => Binding::JsonRpc,
                         "rest" | "http+json" => Binding::HttpJson,
-                        _ => return Err(format!("--binding {value:?}: say jsonrpc or rest")),
+                        "grpc" => Binding::Grpc,
+                        _ => return Err(format!("--binding {value:?}: say jsonrpc, rest or grpc")),
                     });
                 }
                 "--bearer" => bearer = Some(args.next().ok_or("--bearer needs a value")?),
