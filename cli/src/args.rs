@@ -28,7 +28,8 @@ COMMANDS
   push delete URL TASK_ID CONFIG_ID DeleteTaskPushNotificationConfig
 
 OPTIONS
-  --binding jsonrpc|rest   use this binding of the card (default: the card's first one)
+  --binding jsonrpc|rest|grpc
+                           use this binding of the card (default: the card's first one)
   --tenant <tenant>        call this tenant (multi-tenant agents): the card's interface for it
                            when the card declares one, else the tenant on the chosen interface
   --bearer <token>         send `Authorization: Bearer <token>`
@@ -151,7 +152,8 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, St
                 a.binding = Some(match v.to_ascii_lowercase().as_str() {
                     "jsonrpc" | "json-rpc" => Binding::JsonRpc,
                     "rest" | "http+json" | "httpjson" => Binding::HttpJson,
-                    _ => return Err(format!("--binding {v:?}: say jsonrpc or rest")),
+                    "grpc" => Binding::Grpc,
+                    _ => return Err(format!("--binding {v:?}: say jsonrpc, rest or grpc")),
                 });
             }
             "--tenant" => a.tenant = Some(value("--tenant")?),
@@ -355,7 +357,7 @@ mod tests {
             (&["push", "u"], "push \"u\""),
             (&["push", "set", "u", "t"], "WEBHOOK_URL"),
             (&["fly", "u"], "unknown command"),
-            (&["card", "u", "--binding", "grpc"], "jsonrpc or rest"),
+            (&["card", "u", "--binding", "soap"], "jsonrpc, rest or grpc"),
             (&["card", "u", "--header", "nocolon"], "Name: value"),
             (&["card", "u", "--bearer", ""], "non-empty"),
             (&["get", "u", "t", "--history", "-1"], "at least 0"),

@@ -131,8 +131,9 @@ async fn connect(args: &Args) -> Result<(HttpTransport<HyperClient>, CallContext
             card.supported_interfaces.retain(|i| i.tenant == *t);
         }
     }
-    let found =
-        Discovered::from_card(client, card, &prefs).map_err(|e| Failure::Other(format!("{e}")))?;
+    // A bare `host:port` gRPC interface takes the card URL's scheme.
+    let found = Discovered::from_card_at(client, card, &prefs, resolver.url())
+        .map_err(|e| Failure::Other(format!("{e}")))?;
     let mut transport = found.transport;
     if let Some(t) = &args.tenant {
         if transport.tenant() != Some(t.as_str()) {

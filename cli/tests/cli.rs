@@ -121,17 +121,18 @@ async fn progress_line_on_a_terminal() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn card_send_get_on_both_bindings() {
+async fn card_send_get_on_every_binding() {
     let url = agent(&[]).await;
     let card = ok(&["card", &url]).await;
     assert!(card.contains("interface JSONRPC 1.0"), "{card}");
     assert!(card.contains("interface HTTP+JSON 1.0"), "{card}");
+    assert!(card.contains("interface GRPC 1.0"), "{card}");
     assert!(card.contains("streaming yes"), "{card}");
     let raw = json(&["card", &url]).await;
     assert_eq!(raw.len(), 1);
     assert!(raw[0]["supportedInterfaces"].is_array(), "{}", raw[0]);
 
-    for binding in ["jsonrpc", "rest"] {
+    for binding in ["jsonrpc", "rest", "grpc"] {
         let out = ok(&["send", &url, "echo hi there", "--binding", binding]).await;
         assert!(out.starts_with("task "), "{out}");
         assert!(out.contains("completed"), "{out}");
