@@ -79,6 +79,18 @@ fn parse(args: &[String]) -> Result<Parsed, String> {
     Ok(Parsed::Run(run, json))
 }
 
+/// The multi-threaded runtime both commands run on, or the exit status
+/// after saying why `program` could not start one.
+pub(crate) fn runtime(program: &str) -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            eprintln!("{program}: cannot start the runtime: {e}");
+            ExitCode::FAILURE
+        })
+}
+
 /// Runs the subcommand with the arguments after `client`.
 pub(crate) fn main(args: &[String]) -> ExitCode {
     let (run, json) = match parse(args) {
@@ -96,15 +108,9 @@ pub(crate) fn main(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match runtime("a2a-conformance client") {
         Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("a2a-conformance client: cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     let report = runtime.block_on(client::run_client(&run, &client::all()));
     print!("{}", report.table());

@@ -246,15 +246,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match client_cli::runtime("a2a-conformance") {
         Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("a2a-conformance: cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     runtime.block_on(async move {
         let (target, running) = match &options.url {
