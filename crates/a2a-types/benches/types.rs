@@ -18,121 +18,13 @@
 //! every dropped large document to the kernel and the large rows measure
 //! page faults); `A2A_BENCH_HEAP=default` measures with glibc's defaults.
 
+mod fixtures;
+
 use a2a_bench_harness::Report;
-use a2a_types::{
-    from_slice, Artifact, Message, Part, Role, Task, TaskState, TaskStatus, Timestamp,
-};
+use a2a_types::from_slice;
+use fixtures::task_of_size;
 use serde::de::IgnoredAny;
-use serde_json::{json, Value};
-
-const WORDS: &[&str] = &[
-    "the",
-    "agent",
-    "found",
-    "three",
-    "flights",
-    "from",
-    "San",
-    "Francisco",
-    "to",
-    "New",
-    "York",
-    "leaving",
-    "tomorrow",
-    "morning",
-    "prices",
-    "start",
-    "at",
-    "USD",
-    "and",
-    "include",
-    "one",
-    "stop",
-    "in",
-    "Denver",
-    "café",
-    "naïve",
-    "über",
-];
-
-/// Deterministic filler text of roughly `len` bytes.
-fn sentence(seed: usize, len: usize) -> String {
-    let mut s = String::with_capacity(len + 16);
-    let mut i = seed;
-    while s.len() < len {
-        if !s.is_empty() {
-            s.push(' ');
-        }
-        s.push_str(WORDS[i % WORDS.len()]);
-        i = i.wrapping_mul(31).wrapping_add(7);
-    }
-    s
-}
-
-fn history_message(task: usize, i: usize) -> Message {
-    let role = if i % 2 == 0 { Role::User } else { Role::Agent };
-    let mut m = Message::new(
-        role,
-        format!("6dbc13b5-bd57-4c2b-b503-{task:06}{i:06}"),
-        vec![Part::text(sentence(i, 120))],
-    )
-    .for_task(
-        format!("43667960-d455-4453-b0cf-{task:012}"),
-        "c295ea44-7543-4f78-b524-7a38915ad6e4",
-    );
-    if i % 4 == 1 {
-        m.parts.push(
-            Part::data(json!({"ticket": format!("REQ{i:05}"), "priority": i % 5, "open": true}))
-                .with_media_type("application/json"),
-        );
-    }
-    if i % 8 == 0 {
-        m.metadata = Some(serde_json::Map::from_iter([(
-            "source".to_owned(),
-            json!("web"),
-        )]));
-    }
-    m
-}
-
-/// A task with `turns` history messages and `turns / 4` artifacts.
-fn task(id: usize, turns: usize) -> Task {
-    let mut t = Task::new(
-        format!("43667960-d455-4453-b0cf-{id:012}"),
-        "c295ea44-7543-4f78-b524-7a38915ad6e4",
-        TaskState::Completed,
-    );
-    t.status = TaskStatus::new(TaskState::Completed)
-        .with_message(Message::agent_text(format!("done-{id}"), "All set."))
-        .with_timestamp(Timestamp::from_unix_millis(1_710_497_100_250).unwrap());
-    t.history = (0..turns).map(|i| history_message(id, i)).collect();
-    t.artifacts = (0..turns / 4)
-        .map(|i| {
-            Artifact::new(
-                format!("9b6934dd-37e3-4eb1-8766-{i:012}"),
-                vec![
-                    Part::text(sentence(i * 7, 200)),
-                    Part::text(sentence(i * 3, 80)),
-                ],
-            )
-            .with_name(format!("report-{i}.md"))
-        })
-        .collect();
-    t
-}
-
-/// The smallest task with at least `bytes` of JSON.
-fn task_of_size(bytes: usize) -> Task {
-    let per_turn = serde_json::to_vec(&task(0, 40)).unwrap().len() / 40;
-    let mut turns = bytes / per_turn;
-    loop {
-        let t = task(1, turns);
-        if serde_json::to_vec(&t).unwrap().len() >= bytes {
-            return t;
-        }
-        turns += turns / 50 + 1;
-    }
-}
+use serde_json::Value;
 
 fn bench_type<T>(report: &mut Report, label: &str, value: &T)
 where
@@ -207,14 +99,7 @@ fn main() {
     let heap = a2a_bench_harness::steady_heap();
     let mut report = Report::new("a2a-types");
     report.note(&heap);
-    let small = {
-        let mut m = Message::user_text(
-            "6dbc13b5-bd57-4c2b-b503-24e381b6c8d6",
-            "What is the weather today in Paris?",
-        );
-        m.context_id = "c295ea44-7543-4f78-b524-7a38915ad6e4".into();
-        m
-    };
+    let small = fixtures::small_message();
     bench_type(&mut report, "small Message", &small);
     bench_type(&mut report, "~50 KB Task", &task_of_size(50_000));
     bench_type(&mut report, "~5 MB Task", &task_of_size(5_000_000));
