@@ -93,7 +93,7 @@ impl Preferences {
     /// The three bindings (JSON-RPC first), version 1.0, the card's order.
     pub fn new() -> Preferences {
         Preferences {
-            bindings: Binding::JSON.to_vec(),
+            bindings: Binding::ALL.to_vec(),
             versions: SPOKEN_VERSIONS.to_vec(),
             order: SelectionOrder::Card,
         }
