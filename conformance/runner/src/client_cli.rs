@@ -122,6 +122,12 @@ pub(crate) fn main(args: &[String]) -> ExitCode {
             eprintln!("a2a-conformance client: cannot write {path}: {e}");
         }
     }
+    finish(&report)
+}
+
+/// Prints the summary line of `report`; the exit status is a failure
+/// when a MUST scenario failed (both commands).
+pub(crate) fn finish(report: &a2a_conformance::Report) -> ExitCode {
     println!("{}", report.summary_line());
     if report.must_failed() {
         ExitCode::FAILURE

@@ -320,12 +320,7 @@ fn main() -> ExitCode {
                 eprintln!("a2a-conformance: cannot write {path}: {e}");
             }
         }
-        println!("{}", report.summary_line());
-        if report.must_failed() {
-            ExitCode::FAILURE
-        } else {
-            ExitCode::SUCCESS
-        }
+        client_cli::finish(&report)
     })
 }
 
