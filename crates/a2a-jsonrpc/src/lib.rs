@@ -52,7 +52,7 @@ pub use batch::{
     encode_batch, is_batch, split_batch, BatchLimits, DEFAULT_MAX_BATCH_LEN, DEFAULT_MAX_BATCH_SIZE,
 };
 pub use id::{Id, NumberText};
-pub use method::{decode_reply, methods, Form, Method, MethodTable};
+pub use method::{decode_reply, decode_reply_v0_3, methods, Form, Method, MethodTable};
 
 #[cfg(feature = "testing")]
 #[doc(hidden)]

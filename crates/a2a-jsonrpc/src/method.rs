@@ -25,6 +25,17 @@ pub trait Method {
     type Result: Serialize + DeserializeOwned + fmt::Debug;
 }
 
+/// Decodes one unary operation's 0.3 response into its reply.
+macro_rules! decode_reply_v0_3_of {
+    (unary, $name:ident, $input:ident, $expected:ident) => {
+        crate::decode_response_as::<V03<<methods::$name as Method>::Result>>($input, $expected)
+            .map(|v| a2a_types::Reply::$name(v.0))
+    };
+    (stream, $name:ident, $input:ident, $expected:ident) => {
+        decode_reply_of!(stream, $name, $input, $expected)
+    };
+}
+
 /// Decodes one unary operation's response into its reply.
 macro_rules! decode_reply_of {
     (unary, $name:ident, $input:ident, $expected:ident) => {
@@ -82,6 +93,19 @@ macro_rules! method_table {
         pub fn decode_reply(op: Operation, input: &[u8], expected: &crate::Id) -> Result<a2a_types::Reply, a2a_types::A2aError> {
             match op {
                 $( Operation::$name => decode_reply_of!($answer, $name, input, expected), )*
+            }
+        }
+
+        /// [`decode_reply`] for a 0.3 response (0.3 spec 7): the `result`
+        /// read with the 0.3 codecs ([`a2a_types::v0_3`]). `ListTasks` has
+        /// no 0.3 result: any result is `InvalidAgentResponseError`.
+        ///
+        /// # Errors
+        ///
+        /// As [`decode_reply`].
+        pub fn decode_reply_v0_3(op: Operation, input: &[u8], expected: &crate::Id) -> Result<a2a_types::Reply, a2a_types::A2aError> {
+            match op {
+                $( Operation::$name => decode_reply_v0_3_of!($answer, $name, input, expected), )*
             }
         }
 

@@ -21,6 +21,10 @@
 //!   There are no event IDs or `retry` hints: a resilient stream
 //!   resubscribes with `SubscribeToTask` alone.
 //!
+//! - **At A2A 0.3** (0.3 spec 7.2, 3.2.3): the same frames, each event in
+//!   its 0.3 form (`kind`-tagged, read with the `a2a_types::v0_3` codecs;
+//!   `final` is not needed: the stream ends when the body does).
+//!
 //! An error ends the stream: after the first `Err` item the stream yields
 //! nothing more. A connection lost mid-stream is a [`ClientFailure`]
 //! (`Connection` or `Timeout`), which a resilient stream resumes from
@@ -35,8 +39,9 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use a2a_jsonrpc::{decode_response, methods, Id};
+use a2a_jsonrpc::{decode_response, decode_response_as, methods, Id};
 use a2a_sse::{Decoder, DecoderConfig, EventStream as SseEvents, StreamError};
+use a2a_types::v0_3::V03;
 use a2a_types::{A2aError, ErrorBody, StreamResponse};
 use futures_core::Stream;
 
@@ -53,6 +58,8 @@ pub struct SseStream {
     events: Source,
     binding: Binding,
     id: Id,
+    /// Frames in their A2A 0.3 form.
+    v03: bool,
     done: bool,
 }
 
@@ -93,8 +100,15 @@ impl SseStream {
             ))),
             binding,
             id,
+            v03: false,
             done: false,
         }
+    }
+
+    /// The same stream reading A2A 0.3 frames.
+    pub(crate) fn v0_3(mut self) -> SseStream {
+        self.v03 = true;
+        self
     }
 
     /// The events of a gRPC server stream.
@@ -103,6 +117,7 @@ impl SseStream {
             events: Source::Grpc(events),
             binding: Binding::Grpc,
             id: Id::Null,
+            v03: false,
             done: false,
         }
     }
@@ -131,10 +146,27 @@ impl SseStream {
     }
 
     fn decode(&self, data: &[u8]) -> Result<StreamResponse, A2aError> {
-        match self.binding {
-            Binding::JsonRpc => decode_response::<methods::SendStreamingMessage>(data, &self.id),
-            Binding::HttpJson | Binding::Grpc => decode_rest_frame(data),
+        match (self.binding, self.v03) {
+            (Binding::JsonRpc, false) => {
+                decode_response::<methods::SendStreamingMessage>(data, &self.id)
+            }
+            (Binding::JsonRpc, true) => {
+                decode_response_as::<V03<StreamResponse>>(data, &self.id).map(|e| e.0)
+            }
+            (_, false) => decode_rest_frame(data),
+            (_, true) => decode_rest_frame_v0_3(data),
         }
+    }
+}
+
+/// One 0.3 HTTP+JSON frame: a 0.3 event, else an error body as in 1.0.
+fn decode_rest_frame_v0_3(data: &[u8]) -> Result<StreamResponse, A2aError> {
+    match a2a_types::v0_3::from_slice::<StreamResponse>(data) {
+        Ok(event) => Ok(event),
+        Err(not_event) => match serde_json::from_slice::<ErrorBody>(data) {
+            Ok(body) => Err(A2aError::from_status(body.error.code, Some(body.error))),
+            Err(_) => Err(invalid_response(&format!("stream event: {not_event}"))),
+        },
     }
 }
 

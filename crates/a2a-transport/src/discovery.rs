@@ -13,18 +13,29 @@
 //!   must be JSON when it says what it is, must decode as an `AgentCard`,
 //!   and must pass [`Validate`] (every REQUIRED field set): a bad card fails
 //!   at discovery, not at the first call.
+//! - **0.3 cards** ([`decode_card`]): a card without `supportedInterfaces`
+//!   but with 0.3's `url` is read as a 0.3 card (0.3 spec 5.5, through
+//!   `a2a_types::v0_3`), its interfaces at its `protocolVersion` (0.3). A
+//!   union card (both member sets, as SDKs with a 0.3 layer serve) is read
+//!   as 1.0, and the interfaces of its 0.3 members that `supportedInterfaces`
+//!   lacks are added at 0.3, after the 1.0 ones.
 //! - **Choice** ([`select_interface`], spec 8.3.2): the interfaces whose
 //!   `protocolBinding` the caller speaks ([`Preferences::bindings`]) at a
 //!   protocol version it speaks ([`Preferences::versions`], `Major.Minor`,
-//!   patch ignored, spec 3.6) with a usable URL (for `GRPC` also a bare
-//!   `host:port`, read as `https://host:port`), **in the card's order**:
-//!   spec 8.3.2 says clients MUST prefer earlier entries, the first one
-//!   being the agent's preferred interface (8.3.1). A caller that must rank
-//!   by its own preference instead sets [`SelectionOrder::Caller`] (then:
-//!   binding preference, then version preference, then card order). The
-//!   full ranked list ([`select_interfaces`]) is there for fallback to an
-//!   alternative interface (spec 5.2). This client speaks A2A 1.0 only, so
-//!   [`discover`] considers no other version whatever the preferences say.
+//!   patch ignored, spec 3.6) over that binding (1.0 over all three, 0.3
+//!   over JSON-RPC and HTTP+JSON) with a usable URL (for `GRPC` also a bare
+//!   `host:port`, read as `https://host:port`). **The order**, decided here
+//!   only: first the protocol version, in [`Preferences::versions`] order
+//!   (default: 1.0, then 0.3: a 0.3 interface is a fallback, since 0.3
+//!   loses what 1.0 added, `a2a_types::v0_3::MAPPING`); then, within a
+//!   version, **the card's order**: spec 8.3.2 says clients MUST prefer
+//!   earlier entries, the first one being the agent's preferred interface
+//!   (8.3.1). A caller that must rank by its own preference instead sets
+//!   [`SelectionOrder::Caller`] (then, within a version: binding
+//!   preference, then card order). The full ranked list
+//!   ([`select_interfaces`]) is there for fallback to an alternative
+//!   interface (spec 5.2). [`discover`] considers no version this client
+//!   does not speak, whatever the preferences say.
 //! - **Tenant**: the selected interface's `tenant` goes with the transport
 //!   and into every request (spec 8.3.2 rule 4).
 //! - **Nothing usable** is [`DiscoveryError::NoCompatibleInterface`], whose
@@ -55,7 +66,7 @@ use crate::card::AGENT_CARD_PATH;
 use crate::client_error::{invalid_response, status_without_error, with_challenges};
 use crate::http_client::{read_body, HttpClient, ReadBody};
 use crate::http_transport::{
-    is_json, media_type, parse_http_url, parse_interface_url, too_large, HttpTransport,
+    is_json, media_type, parse_http_url, parse_interface_url, speaks, too_large, HttpTransport,
     InterfaceUrlError, SPOKEN_VERSIONS,
 };
 use crate::media::APPLICATION_JSON;
@@ -67,11 +78,12 @@ use crate::version::{ProtocolVersion, A2A_VERSION};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum SelectionOrder {
-    /// The card's order, as spec 8.3.2 requires. The default.
+    /// The card's order (within a version), as spec 8.3.2 requires. The
+    /// default.
     #[default]
     Card,
-    /// The caller's: [`Preferences::bindings`] first, then
-    /// [`Preferences::versions`], then the card's order.
+    /// The caller's (within a version): [`Preferences::bindings`] first,
+    /// then the card's order.
     Caller,
 }
 
@@ -82,15 +94,18 @@ pub struct Preferences {
     /// Bindings the caller accepts, most preferred first. Default:
     /// JSON-RPC, then HTTP+JSON, then gRPC ([`Binding::ALL`]).
     pub bindings: Vec<Binding>,
-    /// Protocol versions the caller accepts, most preferred first.
-    /// Default: 1.0.
+    /// Protocol versions the caller accepts, most preferred first: the
+    /// first key of the order (see the module documentation). Default:
+    /// 1.0, then 0.3.
     pub versions: Vec<ProtocolVersion>,
-    /// Whose order decides. Default: [`SelectionOrder::Card`].
+    /// Whose order decides within a protocol version. Default:
+    /// [`SelectionOrder::Card`].
     pub order: SelectionOrder,
 }
 
 impl Preferences {
-    /// The three bindings (JSON-RPC first), version 1.0, the card's order.
+    /// The three bindings (JSON-RPC first), version 1.0 then 0.3, the
+    /// card's order.
     pub fn new() -> Preferences {
         Preferences {
             bindings: Binding::ALL.to_vec(),
@@ -136,6 +151,9 @@ impl Preferences {
             .iter()
             .position(|v| *v == version)
             .ok_or("protocol version not accepted")?;
+        if !speaks(binding, version) {
+            return Err("protocol version not spoken over this binding by this client");
+        }
         parse_interface_url(binding, &interface.url).map_err(|e| e.reason())?;
         Ok((binding, b_rank, v_rank))
     }
@@ -156,8 +174,9 @@ pub fn select_interfaces<'c>(card: &'c AgentCard, prefs: &Preferences) -> Vec<&'
         .enumerate()
         .filter_map(|(pos, i)| prefs.judge(i).ok().map(|(_, b, v)| (b, v, pos, i)))
         .collect();
-    if prefs.order == SelectionOrder::Caller {
-        usable.sort_by_key(|&(b, v, pos, _)| (b, v, pos));
+    match prefs.order {
+        SelectionOrder::Card => usable.sort_by_key(|&(_, v, pos, _)| (v, pos)),
+        SelectionOrder::Caller => usable.sort_by_key(|&(b, v, pos, _)| (v, b, pos)),
     }
     usable.into_iter().map(|(_, _, _, i)| i).collect()
 }
@@ -407,6 +426,67 @@ pub fn discover<'a, C: HttpClient + 'a>(
             ))),
         }
     })
+}
+
+/// Reads an agent card's JSON, in either version's form (see the module
+/// documentation): a 1.0 card (`supportedInterfaces`), a 0.3 card (0.3
+/// spec 5.5: `url`, `preferredTransport`, `additionalInterfaces`,
+/// `protocolVersion`), or a union card of both, whose 0.3 interfaces are
+/// kept beside the 1.0 ones. Bounded as [`a2a_types::from_slice`] is
+/// (the default [`DecodeLimits`](a2a_types::DecodeLimits)).
+///
+/// ```
+/// use a2a_transport::client::decode_card;
+///
+/// let card = decode_card(br#"{"name":"a","description":"d","version":"1",
+///     "url":"https://a.example/rpc","protocolVersion":"0.3.0",
+///     "capabilities":{},"defaultInputModes":[],"defaultOutputModes":[],"skills":[]}"#)?;
+/// let i = &card.supported_interfaces[0];
+/// assert_eq!((i.url.as_str(), i.protocol_binding.as_str(), i.protocol_version.as_str()),
+///     ("https://a.example/rpc", "JSONRPC", "0.3"));
+/// # Ok::<(), a2a_types::DecodeError>(())
+/// ```
+pub fn decode_card(bytes: &[u8]) -> Result<AgentCard, DecodeError> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Members {
+        #[serde(default)]
+        supported_interfaces: Option<serde::de::IgnoredAny>,
+        #[serde(default)]
+        url: Option<serde::de::IgnoredAny>,
+        #[serde(default)]
+        additional_interfaces: Option<serde::de::IgnoredAny>,
+    }
+    // Which member sets the card has; a body that is not even this reads
+    // as 1.0, whose decoder names what is wrong.
+    let members: Option<Members> = a2a_types::from_slice(bytes).ok();
+    let (v10, v03) = members.map_or((true, false), |m| {
+        (
+            m.supported_interfaces.is_some(),
+            m.url.is_some() || m.additional_interfaces.is_some(),
+        )
+    });
+    if !v10 && v03 {
+        return a2a_types::v0_3::card_from_v0_3(bytes);
+    }
+    let mut card: AgentCard = a2a_types::from_slice(bytes)?;
+    if v03 {
+        // The 1.0 members govern a union card: 0.3 members that do not
+        // decode add nothing rather than fail a card 1.0 reads.
+        if let Ok(old) = a2a_types::v0_3::card_from_v0_3(bytes) {
+            for i in old.supported_interfaces {
+                let known = card.supported_interfaces.iter().any(|k| {
+                    k.url == i.url
+                        && k.protocol_binding.eq_ignore_ascii_case(&i.protocol_binding)
+                        && k.protocol_version == i.protocol_version
+                });
+                if !known {
+                    card.supported_interfaces.push(i);
+                }
+            }
+        }
+    }
+    Ok(card)
 }
 
 /// A card and its validators, as last fetched.
@@ -678,7 +758,7 @@ impl CardResolver {
                 media_type(&parts.headers).unwrap_or_default()
             ))));
         }
-        let card: AgentCard = a2a_types::from_slice(&bytes).map_err(DiscoveryError::Decode)?;
+        let card = decode_card(&bytes).map_err(DiscoveryError::Decode)?;
         card.validate().map_err(DiscoveryError::InvalidCard)?;
         Ok(Fetched::Card(Box::new(card), parts.headers, bytes))
     }
@@ -734,13 +814,18 @@ mod tests {
             ),
         ]);
         let chosen = select_interfaces(&c, &Preferences::new());
-        assert_eq!(chosen.len(), 2);
+        assert_eq!(chosen.len(), 3);
         assert_eq!(
             chosen[0].url, "https://a/patch",
             "patch ignored, binding case-insensitive"
         );
         assert_eq!(chosen[1].url, "grpc.a:443", "gRPC at a bare host:port");
-        let json = Preferences::new().with_bindings(Binding::JSON);
+        assert_eq!(chosen[2].url, "https://a/old", "0.3 last, though first");
+        let only_1_0 = Preferences::new().with_versions([ProtocolVersion::V1_0]);
+        assert_eq!(select_interfaces(&c, &only_1_0).len(), 2);
+        let json = Preferences::new()
+            .with_bindings(Binding::JSON)
+            .with_versions([ProtocolVersion::V1_0]);
         let mut without = c.clone();
         without.supported_interfaces.remove(1);
         let DiscoveryError::NoCompatibleInterface(e) =
@@ -753,7 +838,7 @@ mod tests {
             "JSONRPC 0.3 at https://a/old (protocol version not accepted)",
             "not a url (not a valid URI)",
             "GRPC 1.0 at grpc.a:443 (binding not among the preferred bindings)",
-            "it speaks JSONRPC, HTTP+JSON at A2A 1.0",
+            "it speaks JSONRPC, HTTP+JSON at A2A 1.0)",
         ] {
             assert!(text.contains(want), "{want:?} not in {text}");
         }
@@ -764,6 +849,104 @@ mod tests {
             text.contains("it speaks no binding at A2A no version"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn versions_rank_first_and_0_3_is_not_spoken_over_grpc() {
+        let c = card(&[
+            ("grpc.a:443", "GRPC", "0.3"),
+            ("https://a/rpc03", "JSONRPC", "0.3"),
+            ("https://a/rest03", "HTTP+JSON", "0.3"),
+            ("https://a/rest", "HTTP+JSON", "1.0"),
+        ]);
+        let urls = |p: &Preferences| -> Vec<String> {
+            select_interfaces(&c, p)
+                .iter()
+                .map(|i| i.url.clone())
+                .collect()
+        };
+        assert_eq!(
+            urls(&Preferences::new()),
+            ["https://a/rest", "https://a/rpc03", "https://a/rest03"]
+        );
+        let caller = Preferences::new()
+            .with_order(SelectionOrder::Caller)
+            .with_bindings([Binding::HttpJson, Binding::JsonRpc]);
+        assert_eq!(
+            urls(&caller),
+            ["https://a/rest", "https://a/rest03", "https://a/rpc03"]
+        );
+        let old_first =
+            Preferences::new().with_versions([ProtocolVersion::V0_3, ProtocolVersion::V1_0]);
+        assert_eq!(urls(&old_first)[0], "https://a/rpc03");
+        let err =
+            NoCompatibleInterface::new(&c, &Preferences::new().with_bindings([Binding::Grpc]));
+        assert!(err
+            .to_string()
+            .contains("GRPC 0.3 at grpc.a:443 (protocol version not spoken over this binding"));
+    }
+
+    #[test]
+    fn cards_of_either_version_decode() {
+        let v03 = br#"{"name":"a","description":"d","version":"1","protocolVersion":"0.3.0",
+            "url":"https://a/rpc","preferredTransport":"JSONRPC",
+            "additionalInterfaces":[{"url":"https://a/rpc","transport":"JSONRPC"},
+                                    {"url":"https://a/rest","transport":"HTTP+JSON"}],
+            "capabilities":{},"defaultInputModes":["text/plain"],
+            "defaultOutputModes":["text/plain"],"skills":[]}"#;
+        let card = decode_card(v03).unwrap();
+        let got: Vec<(&str, &str, &str)> = card
+            .supported_interfaces
+            .iter()
+            .map(|i| {
+                (
+                    i.url.as_str(),
+                    i.protocol_binding.as_str(),
+                    i.protocol_version.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("https://a/rpc", "JSONRPC", "0.3"),
+                ("https://a/rest", "HTTP+JSON", "0.3")
+            ]
+        );
+        // A union card: the 1.0 interfaces, then the 0.3 ones it lacks.
+        let mut union: serde_json::Value = serde_json::from_slice(v03).unwrap();
+        union["supportedInterfaces"] = serde_json::json!([
+            {"url": "https://a/v1", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": "https://a/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"},
+        ]);
+        let card = decode_card(union.to_string().as_bytes()).unwrap();
+        let got: Vec<(&str, &str)> = card
+            .supported_interfaces
+            .iter()
+            .map(|i| (i.url.as_str(), i.protocol_version.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("https://a/v1", "1.0"),
+                ("https://a/rest", "0.3"),
+                ("https://a/rpc", "0.3")
+            ]
+        );
+        // A plain 1.0 card is read as before; garbage still fails.
+        let mut plain = union.clone();
+        for k in a2a_types::v0_3::V03_CARD_MEMBERS {
+            plain.as_object_mut().unwrap().remove(*k);
+        }
+        assert_eq!(
+            decode_card(plain.to_string().as_bytes())
+                .unwrap()
+                .supported_interfaces
+                .len(),
+            2
+        );
+        assert!(decode_card(b"[1]").is_err());
+        assert!(decode_card(br#"{"url": 5}"#).is_err());
     }
 
     #[test]

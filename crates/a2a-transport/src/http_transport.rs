@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use a2a_jsonrpc::{decode_reply, Id};
+use a2a_jsonrpc::{decode_reply, decode_reply_v0_3, encode_request_with, Id, MethodTable};
 use a2a_types::{
     A2aError, A2aRequest, AgentInterface, DecodeLimits, ErrorBody, ErrorKind, FieldViolation,
     JsonRpcError, Operation, Reply, RpcStatus, SendMessageRequest, SubscribeToTaskRequest,
@@ -23,7 +23,9 @@ use crate::grpc_client::{self, GrpcEvents};
 use crate::http_client::{read_body, HttpClient, ReadBody, ResponseBody};
 use crate::media::{A2A_JSON, APPLICATION_JSON, EVENT_STREAM};
 use crate::query::QueryBuilder;
-use crate::route::{BuildPathError, PathParam, PathParams, QueryKind, RequestBody, Route, Router};
+use crate::route::{
+    BuildPathError, PathParam, PathParams, QueryKind, RequestBody, Route, RouteTable, Router,
+};
 use crate::service::{BoxFuture, CallContext, EventStream, Forward};
 use crate::version::{ProtocolVersion, A2A_VERSION};
 
@@ -229,6 +231,9 @@ pub struct HttpTransport<C> {
     /// `Some` once an interface (or the caller) fixed the tenant: exactly
     /// that one is sent, `""` meaning none (spec 8.3.2 rule 4).
     tenant: Option<String>,
+    /// `Some` once an interface (or the caller) fixed the protocol
+    /// version; `None`: each call's [`CallContext::version`].
+    version: Option<ProtocolVersion>,
     config: ClientConfig,
     next_id: AtomicU64,
 }
@@ -239,17 +244,29 @@ impl<C> fmt::Debug for HttpTransport<C> {
             .field("binding", &self.binding)
             .field("url", &self.url)
             .field("tenant", &self.tenant)
+            .field("version", &self.version)
             .field("config", &self.config)
             .finish_non_exhaustive()
     }
 }
 
-/// The protocol versions the client side speaks.
-pub(crate) const SPOKEN_VERSIONS: [ProtocolVersion; 1] = [ProtocolVersion::V1_0];
+/// The protocol versions the client side speaks, most preferred first:
+/// discovery's default order (prefer 1.0, fall back to 0.3).
+pub(crate) const SPOKEN_VERSIONS: [ProtocolVersion; 2] =
+    [ProtocolVersion::V1_0, ProtocolVersion::V0_3];
+
+/// Whether the client side speaks `version` over `binding`: 1.0 over all
+/// three, 0.3 over the two HTTP bindings (gRPC at 0.3 is another proto
+/// package, not spoken). The one place that decides, for discovery's
+/// choice and for each call.
+pub(crate) fn speaks(binding: Binding, version: ProtocolVersion) -> bool {
+    version == ProtocolVersion::V1_0 || version == ProtocolVersion::V0_3 && binding != Binding::Grpc
+}
 
 impl<C> HttpTransport<C> {
-    /// The versions this transport speaks: 1.0 only (spec 3.6).
-    pub const SUPPORTED_VERSIONS: [ProtocolVersion; 1] = SPOKEN_VERSIONS;
+    /// The versions this transport speaks (spec 3.6): 1.0, and 0.3 over
+    /// JSON-RPC and HTTP+JSON (the `a2a_types::v0_3` codecs).
+    pub const SUPPORTED_VERSIONS: [ProtocolVersion; 2] = SPOKEN_VERSIONS;
 }
 
 impl<C: HttpClient> HttpTransport<C> {
@@ -284,6 +301,7 @@ impl<C: HttpClient> HttpTransport<C> {
             url: uri,
             router,
             tenant: None,
+            version: None,
             config: ClientConfig::new(),
             next_id: AtomicU64::new(1),
         })
@@ -299,7 +317,7 @@ impl<C: HttpClient> HttpTransport<C> {
         let binding = Binding::from_protocol_binding(&interface.protocol_binding)?;
         Some(
             HttpTransport::new(client, binding, &interface.url)
-                .map(|t| t.with_tenant(interface.tenant.clone())),
+                .map(|t| t.for_interface_of(interface)),
         )
     }
 
@@ -320,10 +338,17 @@ impl<C: HttpClient> HttpTransport<C> {
             (Binding::Grpc, Some(scheme)) if !url.contains("://") => format!("{scheme}://{url}"),
             _ => url.to_owned(),
         };
-        Some(
-            HttpTransport::new(client, binding, &url)
-                .map(|t| t.with_tenant(interface.tenant.clone())),
-        )
+        Some(HttpTransport::new(client, binding, &url).map(|t| t.for_interface_of(interface)))
+    }
+
+    /// The interface's tenant, and its protocol version when it names one
+    /// this client speaks (one it does not is refused at each call).
+    fn for_interface_of(self, interface: &AgentInterface) -> HttpTransport<C> {
+        let t = self.with_tenant(interface.tenant.clone());
+        match ProtocolVersion::parse(interface.protocol_version.trim()) {
+            Ok(v) => t.with_version(v),
+            Err(_) => t,
+        }
     }
 
     /// The same transport sending exactly `tenant` on every request, as
@@ -339,6 +364,34 @@ impl<C: HttpClient> HttpTransport<C> {
     pub fn with_tenant(mut self, tenant: impl Into<String>) -> HttpTransport<C> {
         self.tenant = Some(tenant.into());
         self
+    }
+
+    /// The same transport speaking `version` on every call, whatever the
+    /// call's [`CallContext::version`] says: an interface is at one
+    /// version (spec 8.3.2), so the transport built for it speaks that
+    /// one. At 0.3 (0.3 spec 3, 7): the 0.3 method names
+    /// ([`MethodTable::V0_3`]) or routes ([`RouteTable::V0_3`]), params,
+    /// results and events through the `a2a_types::v0_3` codecs, and
+    /// `A2A-Version: 0.3` (what the 1.0 SDKs' 0.3 layers key on; 0.3
+    /// servers ignore it). `ListTasks` has no 0.3 form: it fails locally
+    /// with `MethodNotFoundError`, what a 0.3 server answers. A version
+    /// this transport does not speak over its binding (0.3 over gRPC, 2.0)
+    /// fails each call with `VersionNotSupportedError`, sending nothing.
+    pub fn with_version(mut self, version: ProtocolVersion) -> HttpTransport<C> {
+        self.version = Some(version);
+        self
+    }
+
+    /// The protocol version calls are sent at: the fixed one
+    /// ([`with_version`](HttpTransport::with_version)), else `None`
+    /// (each call's context decides).
+    pub fn version(&self) -> Option<ProtocolVersion> {
+        self.version
+    }
+
+    /// The version a call with `cx` is sent at.
+    fn version_for(&self, cx: &CallContext) -> ProtocolVersion {
+        self.version.unwrap_or(cx.version)
     }
 
     /// The same transport with `config`.
@@ -399,15 +452,26 @@ impl<C: HttpClient> HttpTransport<C> {
         mut request: A2aRequest,
         streaming: bool,
     ) -> Result<(http::Request<Bytes>, Id), A2aError> {
-        if !SPOKEN_VERSIONS.contains(&cx.version) {
+        let version = self.version_for(cx);
+        if !speaks(self.binding, version) {
+            let spoken: Vec<String> = SPOKEN_VERSIONS
+                .iter()
+                .filter(|v| speaks(self.binding, **v))
+                .map(|v| v.to_string())
+                .collect();
+            let spoken: Vec<&str> = spoken.iter().map(String::as_str).collect();
             return Err(A2aError::version_not_supported(
-                &cx.version.to_string(),
-                &["1.0"],
+                &version.to_string(),
+                &spoken,
             ));
+        }
+        let v03 = version == ProtocolVersion::V0_3;
+        if v03 && request.operation() == Operation::ListTasks {
+            return Err(no_v03_list_tasks());
         }
         self.set_tenant(cx, request.tenant_mut())?;
         let mut headers = cx.headers.clone();
-        headers.insert(A2A_VERSION, version_value(cx.version));
+        headers.insert(A2A_VERSION, version_value(version));
         if let Some(v) = encode_extensions(cx.extensions.iter().map(String::as_str))? {
             headers.insert(A2A_EXTENSIONS, v);
         }
@@ -415,11 +479,16 @@ impl<C: HttpClient> HttpTransport<C> {
             Binding::JsonRpc => {
                 let n = self.next_id.fetch_add(1, Ordering::Relaxed);
                 let id = Id::number(n);
-                let body = a2a_jsonrpc::encode_request(&id, &request);
+                let table = if v03 {
+                    &MethodTable::V0_3
+                } else {
+                    &MethodTable::V1
+                };
+                let body = encode_request_with(&id, &request, table);
                 (HttpMethod::POST, self.url.clone(), Some(body), id)
             }
             Binding::HttpJson => {
-                let (method, uri, body) = self.rest_request(&request)?;
+                let (method, uri, body) = self.rest_request(&request, v03)?;
                 (method, uri, body, Id::Null)
             }
             Binding::Grpc => {
@@ -493,29 +562,49 @@ impl<C: HttpClient> HttpTransport<C> {
     /// Method, URI and body of an HTTP+JSON request (spec 11.3-11.5), by
     /// the canonical route's rule: its path fields into the path, then the
     /// whole message as the body, or its query fields into the query.
+    ///
+    /// At 0.3 the route is [`RouteTable::V0_3`]'s and the body the 0.3
+    /// params, the JSON-RPC `params` (0.3 spec 3.2.3 gives REST the same
+    /// objects).
     fn rest_request(
         &self,
         request: &A2aRequest,
+        v03: bool,
     ) -> Result<(HttpMethod, Uri, Option<Vec<u8>>), A2aError> {
         let op = request.operation();
-        let route = Route::canonical(op);
+        let (table, router) = if v03 {
+            (
+                RouteTable::V0_3,
+                self.router.clone().with_table(RouteTable::V0_3),
+            )
+        } else {
+            (RouteTable::V1_0, self.router.clone())
+        };
+        let route = table.canonical(op).ok_or_else(no_v03_list_tasks)?;
         let mut params = PathParams::new();
         for (param, field) in route.path_fields() {
             let value = request.string_field(field).unwrap_or_default();
-            if param != PathParam::Tenant || !value.is_empty() {
+            // 0.3 has no tenants (`a2a_types::v0_3::MAPPING`): its
+            // interface URL says where the tenant's agent is.
+            if param != PathParam::Tenant || !value.is_empty() && !v03 {
                 params = params.with(param, value);
             }
         }
         let mut query = QueryBuilder::new();
         let body = match route.body() {
+            RequestBody::Message if v03 => {
+                let mut out = Vec::new();
+                a2a_types::v0_3::params_to_writer(&mut out, request)
+                    .map_err(|e| A2aError::internal(format!("request encoding: {e}")))?;
+                Some(out)
+            }
             RequestBody::Message => Some(to_json(request)?),
             RequestBody::None => {
                 write_query(route, request, &mut query)?;
                 None
             }
         };
-        let mut path = self
-            .router
+        let mut path = router
             .build_path(op, &params)
             .map_err(|e| path_error(op, e))?;
         query.append_to(&mut path);
@@ -528,12 +617,13 @@ impl<C: HttpClient> HttpTransport<C> {
         );
         let uri = Uri::from_parts(parts)
             .map_err(|_| A2aError::internal("the request URI could not be built"))?;
-        Ok((Route::canonical(op).method(), uri, body))
+        Ok((route.method(), uri, body))
     }
 
     /// Sends a unary call and decodes its result.
     async fn unary(&self, cx: &CallContext, request: A2aRequest) -> Result<Reply, A2aError> {
         let op = request.operation();
+        let v03 = self.version_for(cx) == ProtocolVersion::V0_3;
         let (http_request, id) = self.build(cx, request, false)?;
         let response = self.client.send(http_request).await?;
         let (parts, mut body) = response.into_parts();
@@ -553,9 +643,11 @@ impl<C: HttpClient> HttpTransport<C> {
         if !bytes.is_empty() {
             check_json(&parts.headers)?;
         }
-        let result = match self.binding {
-            Binding::JsonRpc => decode_reply(op, &bytes, &id),
-            _ => decode_rest(op, &bytes),
+        let result = match (self.binding, v03) {
+            (Binding::JsonRpc, false) => decode_reply(op, &bytes, &id),
+            (Binding::JsonRpc, true) => decode_reply_v0_3(op, &bytes, &id),
+            (_, false) => decode_rest(op, &bytes),
+            (_, true) => decode_rest_v0_3(op, &bytes),
         };
         result.map_err(|e| with_challenges(e, &parts.headers))
     }
@@ -567,6 +659,7 @@ impl<C: HttpClient> HttpTransport<C> {
         cx: &CallContext,
         request: A2aRequest,
     ) -> Result<SseStream, A2aError> {
+        let v03 = self.version_for(cx) == ProtocolVersion::V0_3;
         let (http_request, id) = self.build(cx, request, true)?;
         let response = self.client.send(http_request).await?;
         let (parts, mut body) = response.into_parts();
@@ -583,7 +676,8 @@ impl<C: HttpClient> HttpTransport<C> {
         }
         match media_type(&parts.headers) {
             Some(m) if m.eq_ignore_ascii_case(EVENT_STREAM) => {
-                return Ok(SseStream::new(body, self.binding, id, self.config.sse));
+                let stream = SseStream::new(body, self.binding, id, self.config.sse);
+                return Ok(if v03 { stream.v0_3() } else { stream });
             }
             Some(m) if is_json(m) => {}
             other => {
@@ -777,6 +871,32 @@ fn decode_rest(op: Operation, bytes: &[u8]) -> Result<Reply, A2aError> {
         &DecodeLimits::new().with_max_input_bytes(usize::MAX),
     )
     .map_err(|e| invalid_response(&e.to_string()))
+}
+
+/// A 0.3 HTTP+JSON success body as the result of `op`: the 0.3 form of
+/// the JSON-RPC `result` (an empty body reads as `null`).
+fn decode_rest_v0_3(op: Operation, bytes: &[u8]) -> Result<Reply, A2aError> {
+    let input: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+        b"null"
+    } else {
+        bytes
+    };
+    // The JSON-RPC decoder, on the body wrapped as a response: one place
+    // reads 0.3 results.
+    let mut wrapped = Vec::with_capacity(input.len() + 32);
+    wrapped.extend_from_slice(br#"{"jsonrpc":"2.0","id":null,"result":"#);
+    wrapped.extend_from_slice(input);
+    wrapped.push(b'}');
+    decode_reply_v0_3(op, &wrapped, &Id::Null)
+}
+
+/// `ListTasks` at 0.3: the 0.3 method-not-found error (0.3 has no
+/// `tasks/list`; `a2a_types::v0_3::MAPPING`).
+fn no_v03_list_tasks() -> A2aError {
+    A2aError::new(
+        ErrorKind::MethodNotFound,
+        "ListTasks has no A2A 0.3 form (0.3 has no tasks/list): not sent",
+    )
 }
 
 fn is_auth_kind(kind: ErrorKind) -> bool {

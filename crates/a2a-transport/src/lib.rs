@@ -310,7 +310,7 @@ pub mod client {
     //!   and the SDKs' servers accept, and which keeps servers that validate
     //!   the body alone working). `SubscribeToTask` is sent as the proto's
     //!   `GET` (DESIGN.md: follow the proto on output).
-    //! - **Headers on every request**: `A2A-Version: 1.0` (spec 3.6.1),
+    //! - **Headers on every request**: `A2A-Version: 1.0` (spec 3.6.1; `0.3` at 0.3),
     //!   `A2A-Extensions` from [`CallContext::extensions`](crate::CallContext::extensions) (spec 3.2.6),
     //!   `Accept`, `Content-Type` when there is a body, and the context's
     //!   extra [`headers`](crate::CallContext::headers) (`Authorization`, say). The
@@ -318,9 +318,11 @@ pub mod client {
     //! - **Tenant** (spec 8.3.2, multi-tenancy): a request's own non-empty
     //!   `tenant` is kept; otherwise it is [`CallContext::tenant`](crate::CallContext::tenant), otherwise
     //!   the transport's (the selected interface's) tenant.
-    //! - **Version**: the transport speaks 1.0 only. A context asking for
-    //!   another version fails locally with `VersionNotSupportedError` rather
-    //!   than sending 1.0 payloads under another version's name.
+    //! - **Version**: the transport speaks 1.0, and 0.3 over JSON-RPC and
+    //!   HTTP+JSON ([`HttpTransport::with_version`](crate::client::HttpTransport::with_version); a transport for a card's
+    //!   interface speaks the interface's version). A version it does not
+    //!   speak over its binding fails locally with `VersionNotSupportedError`
+    //!   rather than sending 1.0 payloads under another version's name.
     //!
     //! # Responses
     //!
@@ -345,8 +347,8 @@ pub mod client {
     };
     pub use crate::client_stream::SseStream;
     pub use crate::discovery::{
-        discover, select_interface, select_interfaces, CardResolver, Discovered, DiscoveryError,
-        NoCompatibleInterface, Preferences, SelectionOrder,
+        decode_card, discover, select_interface, select_interfaces, CardResolver, Discovered,
+        DiscoveryError, NoCompatibleInterface, Preferences, SelectionOrder,
     };
     pub use crate::http_client::{BodyChunk, HttpClient, HttpError, ResponseBody};
     pub use crate::http_transport::{ClientConfig, HttpTransport, InterfaceUrlError};

@@ -14,8 +14,9 @@ use a2a_transport::{
 use a2a_types::{
     A2aError, AgentInterface, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     ErrorKind, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
-    ListTaskPushNotificationConfigsRequest, ListTasksRequest, Message, SendMessageRequest,
-    StreamResponse, SubscribeToTaskRequest, TaskPushNotificationConfig, TaskState, Timestamp,
+    ListTaskPushNotificationConfigsRequest, ListTasksRequest, Message, Role, SendMessageRequest,
+    SendMessageResponse, StreamResponse, SubscribeToTaskRequest, TaskPushNotificationConfig,
+    TaskState, Timestamp,
 };
 use bytes::Bytes;
 use futures_core::Stream as _;
@@ -435,9 +436,25 @@ fn without_an_interface_the_request_then_the_context_choose() {
 #[test]
 fn local_refusals_send_nothing() {
     let (client, t) = transport(Binding::HttpJson);
-    let v03 = CallContext::new().with_version(ProtocolVersion::V0_3);
-    let err = block_on(t.get_task(&v03, GetTaskRequest::new("t1"))).unwrap_err();
+    let v2 = CallContext::new().with_version(ProtocolVersion::new(2, 0));
+    let err = block_on(t.get_task(&v2, GetTaskRequest::new("t1"))).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::VersionNotSupported);
+    // 0.3 has no ListTasks: refused here with 0.3's method-not-found.
+    let v03 = CallContext::new().with_version(ProtocolVersion::V0_3);
+    let err = block_on(t.list_tasks(&v03, Default::default())).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::MethodNotFound);
+    assert!(err.message().contains("ListTasks has no A2A 0.3 form"));
+    // gRPC speaks 1.0 only.
+    let grpc = HttpTransport::new(Arc::clone(&client), Binding::Grpc, "grpc.example:443")
+        .unwrap()
+        .with_version(ProtocolVersion::V0_3);
+    let err = block_on(grpc.get_task(&CallContext::new(), GetTaskRequest::new("t1"))).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::VersionNotSupported);
+    assert!(
+        err.message().contains("supported: 1.0"),
+        "{}",
+        err.message()
+    );
     let err = block_on(t.get_task(&CallContext::new(), GetTaskRequest::new(""))).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidParams);
     assert_eq!(err.field_violations().next().unwrap().field, "id");
@@ -913,4 +930,134 @@ fn the_concrete_stream_exposes_reconnection_hints() {
     assert_eq!(s.last_event_id(), "ev-7");
     assert_eq!(s.retry(), Some(std::time::Duration::from_millis(2500)));
     assert_eq!(s.binding(), Binding::HttpJson);
+}
+
+/// A 0.3 task as a 0.3 agent answers it.
+fn task_v03(id: &str, state: &str) -> Value {
+    json!({"kind": "task", "id": id, "contextId": "c1", "status": {"state": state}})
+}
+
+#[test]
+fn json_rpc_at_0_3_speaks_the_0_3_methods_and_shapes() {
+    let (client, t) = transport(Binding::JsonRpc);
+    let t = t.with_version(ProtocolVersion::V0_3);
+    assert_eq!(t.version(), Some(ProtocolVersion::V0_3));
+    client.push_jsonrpc_result(task_v03("t1", "input-required"));
+    let task = block_on(t.get_task(&CallContext::new(), GetTaskRequest::new("t1"))).unwrap();
+    assert_eq!(task.status.state, TaskState::InputRequired);
+    let req = client.last();
+    assert_eq!(header(&req, "a2a-version"), Some("0.3"));
+    let body = request_json(&req);
+    assert_eq!(body["method"], "tasks/get");
+    assert_eq!(body["params"], json!({"id": "t1"}), "no tenant at 0.3");
+
+    client.push_jsonrpc_result(
+        json!({"kind": "message", "messageId": "a1", "role": "agent",
+        "parts": [{"kind": "text", "text": "hi"}]}),
+    );
+    let sent = SendMessageRequest::new(Message::user_text("m1", "hello"));
+    let reply = block_on(t.send_message(&CallContext::new(), sent.clone())).unwrap();
+    assert!(matches!(reply, SendMessageResponse::Message(m) if m.role == Role::Agent));
+    let body = request_json(&client.last());
+    assert_eq!(body["method"], "message/send");
+    assert_eq!(body["params"]["message"]["kind"], "message");
+    assert_eq!(body["params"]["message"]["role"], "user");
+    assert_eq!(
+        body["params"]["message"]["parts"][0],
+        json!({"kind": "text", "text": "hello"})
+    );
+
+    // A 1.0-shaped answer to a 0.3 request is not a 0.3 result.
+    client.push_jsonrpc_result(json!({"id": "t1", "contextId": "c1",
+        "status": {"state": "TASK_STATE_COMPLETED"}}));
+    let err = block_on(t.get_task(&CallContext::new(), GetTaskRequest::new("t1"))).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidAgentResponse);
+
+    // Streams: each event read in its 0.3 form.
+    client.push_jsonrpc_stream(
+        vec![
+            task_v03("t1", "working"),
+            json!({"kind": "status-update", "taskId": "t1", "contextId": "c1",
+                   "status": {"state": "completed"}, "final": true}),
+        ],
+        7,
+        None,
+    );
+    let events = collect(block_on(t.stream_message(&CallContext::new(), sent)).unwrap());
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert!(events.iter().all(Result::is_ok), "{events:?}");
+    assert_eq!(request_json(&client.last())["method"], "message/stream");
+}
+
+#[test]
+fn http_json_at_0_3_uses_the_0_3_routes_and_bodies() {
+    let (client, t) = transport(Binding::HttpJson);
+    let t = t.with_version(ProtocolVersion::V0_3);
+    let ct = [("content-type", "application/json")];
+    client.push_body(200, &ct, &task_v03("t/1", "canceled").to_string());
+    let r = GetTaskRequest {
+        history_length: Some(2),
+        ..GetTaskRequest::new("t/1")
+    };
+    let task = block_on(t.get_task(&CallContext::new(), r)).unwrap();
+    assert_eq!(task.status.state, TaskState::Canceled);
+    let req = client.last();
+    assert_eq!(req.method(), Method::GET);
+    assert_eq!(
+        req.uri().path_and_query().unwrap().as_str(),
+        "/a2a/v1/tasks/t%2F1?historyLength=2",
+        "0.3 routes under /v1, no tenant"
+    );
+    assert_eq!(header(&req, "a2a-version"), Some("0.3"));
+
+    client.push_body(200, &ct, &task_v03("t2", "submitted").to_string());
+    let sent = SendMessageRequest::new(Message::user_text("m1", "hello"));
+    block_on(t.send_message(&CallContext::new(), sent)).unwrap();
+    let req = client.last();
+    assert_eq!(req.uri().path(), "/a2a/v1/message:send");
+    let body = request_json(&req);
+    assert_eq!(body["message"]["kind"], "message", "the 0.3 params as body");
+    assert!(body.get("tenant").is_none());
+
+    client.push_body(200, &ct, "");
+    let d = DeleteTaskPushNotificationConfigRequest {
+        task_id: "t2".into(),
+        id: "p1".into(),
+        ..Default::default()
+    };
+    block_on(t.delete_task_push_notification_config(&CallContext::new(), d)).unwrap();
+    let req = client.last();
+    assert_eq!(req.method(), Method::DELETE);
+    assert_eq!(
+        req.uri().path(),
+        "/a2a/v1/tasks/t2/pushNotificationConfigs/p1"
+    );
+
+    client.push_rest_stream(
+        vec![
+            json!({"kind": "artifact-update", "taskId": "t2", "contextId": "c1",
+                    "artifact": {"artifactId": "a1", "parts": [{"kind": "text", "text": "x"}]}}),
+        ],
+        5,
+        None,
+    );
+    let events = collect(
+        block_on(t.stream_task(
+            &CallContext::new(),
+            SubscribeToTaskRequest {
+                id: "t2".into(),
+                ..Default::default()
+            },
+        ))
+        .unwrap(),
+    );
+    assert!(
+        matches!(&events[..], [Ok(StreamResponse::ArtifactUpdate(_))]),
+        "{events:?}"
+    );
+    let req = client.last();
+    assert_eq!(
+        (req.method(), req.uri().path()),
+        (&Method::POST, "/a2a/v1/tasks/t2:subscribe")
+    );
 }

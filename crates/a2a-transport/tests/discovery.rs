@@ -144,12 +144,8 @@ fn a_card_offering_nothing_usable_fails_at_discovery() {
     .to_string();
     let client = Scripted::new();
     client.push_body(200, &JSON, &card);
-    // Even a caller that says it accepts 0.3 gets nothing: this client
-    // speaks 1.0 only.
-    let prefs = Preferences::new().with_versions([
-        a2a_transport::ProtocolVersion::V1_0,
-        a2a_transport::ProtocolVersion::V0_3,
-    ]);
+    // A caller accepting 1.0 only passes over the 0.3 interface.
+    let prefs = Preferences::new().with_versions([a2a_transport::ProtocolVersion::V1_0]);
     let err = block_on(discover(Arc::clone(&client), "https://a.example", &prefs)).unwrap_err();
     let DiscoveryError::NoCompatibleInterface(details) = &err else {
         panic!("{err}")
@@ -168,6 +164,89 @@ fn a_card_offering_nothing_usable_fails_at_discovery() {
         client.requests().len(),
         1,
         "nothing but the card was fetched"
+    );
+}
+
+/// The 0.3 spec's sample card (0.3 spec 5.7), with `protocolVersion`
+/// `0.3.0` where the sample still says `0.2.9`: a pure 0.3 card, no
+/// `supportedInterfaces`. It used to fail discovery as invalid.
+const V03_SAMPLE: &str = include_str!("vectors/v0_3-sample-agent-card.json");
+
+#[test]
+fn a_0_3_card_is_discovered_and_its_interface_speaks_0_3() {
+    let client = Scripted::new();
+    client.push_body(200, &JSON, V03_SAMPLE);
+    let found = block_on(discover(
+        Arc::clone(&client),
+        "https://georoute-agent.example.com",
+        &Preferences::new(),
+    ))
+    .unwrap();
+    let offered: Vec<(&str, &str, &str)> = found
+        .card
+        .supported_interfaces
+        .iter()
+        .map(|i| {
+            (
+                i.url.as_str(),
+                i.protocol_binding.as_str(),
+                i.protocol_version.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            (
+                "https://georoute-agent.example.com/a2a/v1",
+                "JSONRPC",
+                "0.3"
+            ),
+            ("https://georoute-agent.example.com/a2a/grpc", "GRPC", "0.3"),
+            (
+                "https://georoute-agent.example.com/a2a/json",
+                "HTTP+JSON",
+                "0.3"
+            ),
+        ]
+    );
+    assert_eq!(found.card.name, "GeoSpatial Route Planner Agent");
+    assert_eq!(found.interface.protocol_binding, "JSONRPC");
+    assert_eq!(
+        found.transport.version(),
+        Some(a2a_transport::ProtocolVersion::V0_3)
+    );
+    // The first call goes out in 0.3.
+    client.push_body(
+        200,
+        &JSON,
+        &json!({"jsonrpc": "2.0", "id": 1, "result": {"kind": "task", "id": "t1",
+            "contextId": "c1", "status": {"state": "working"}}})
+        .to_string(),
+    );
+    let task = block_on(
+        found
+            .transport
+            .get_task(&CallContext::new(), GetTaskRequest::new("t1")),
+    )
+    .unwrap();
+    assert_eq!(task.id, "t1");
+    let req = client.last();
+    assert_eq!(request_json(&req)["method"], "tasks/get");
+    assert_eq!(header(&req, "a2a-version"), Some("0.3"));
+    // gRPC at 0.3 is not spoken: a caller wanting gRPC only finds nothing.
+    client.push_body(200, &JSON, V03_SAMPLE);
+    let grpc = Preferences::new().with_bindings([Binding::Grpc]);
+    let err = block_on(discover(
+        Arc::clone(&client),
+        "https://georoute-agent.example.com",
+        &grpc,
+    ))
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("protocol version not spoken over this binding"),
+        "{err}"
     );
 }
 
