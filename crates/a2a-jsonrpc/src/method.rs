@@ -25,6 +25,22 @@ pub trait Method {
     type Result: Serialize + DeserializeOwned + fmt::Debug;
 }
 
+/// A JSON-RPC 2.0 response with the `expected` id and neither `result`
+/// nor `error`.
+fn is_bare_success(input: &[u8], expected: &crate::Id) -> bool {
+    #[derive(Deserialize)]
+    struct Bare {
+        jsonrpc: String,
+        id: crate::Id,
+        result: Option<serde::de::IgnoredAny>,
+        error: Option<serde::de::IgnoredAny>,
+    }
+    matches!(
+        a2a_types::from_slice::<Bare>(input),
+        Ok(b) if b.jsonrpc == "2.0" && b.id == *expected && b.result.is_none() && b.error.is_none()
+    )
+}
+
 /// Decodes one unary operation's 0.3 response into its reply.
 macro_rules! decode_reply_v0_3_of {
     (unary, $name:ident, $input:ident, $expected:ident) => {
@@ -103,9 +119,23 @@ macro_rules! method_table {
         /// # Errors
         ///
         /// As [`decode_reply`].
+        ///
+        /// The 0.3 `tasks/pushNotificationConfig/delete` result is `null`,
+        /// which the Python 0.3 SDK leaves out (`{"jsonrpc":"2.0","id":7}`):
+        /// for that method alone, a response with the expected id and
+        /// neither member reads as that `null`.
         pub fn decode_reply_v0_3(op: Operation, input: &[u8], expected: &crate::Id) -> Result<a2a_types::Reply, a2a_types::A2aError> {
-            match op {
+            let decoded = match op {
                 $( Operation::$name => decode_reply_v0_3_of!($answer, $name, input, expected), )*
+            };
+            match decoded {
+                Err(e) if op == Operation::DeleteTaskPushNotificationConfig
+                    && e.kind() == a2a_types::ErrorKind::InvalidAgentResponse
+                    && is_bare_success(input, expected) =>
+                {
+                    Ok(a2a_types::Reply::DeleteTaskPushNotificationConfig(a2a_types::Empty::default()))
+                }
+                other => other,
             }
         }
 

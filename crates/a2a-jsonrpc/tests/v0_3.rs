@@ -82,3 +82,42 @@ fn list_tasks_and_1_0_names_are_not_0_3_methods() {
         assert_eq!(e.id, Id::number(7));
     }
 }
+
+#[test]
+fn replies_decode_in_0_3_form() {
+    use a2a_jsonrpc::decode_reply_v0_3;
+    use a2a_types::{Reply, TaskState};
+    let id = Id::number(3);
+    let task = br#"{"jsonrpc":"2.0","id":3,"result":{"kind":"task","id":"t1","contextId":"c1","status":{"state":"auth-required"}}}"#;
+    let Ok(Reply::GetTask(t)) = decode_reply_v0_3(Operation::GetTask, task, &id) else {
+        panic!()
+    };
+    assert_eq!(t.status.state, TaskState::AuthRequired);
+    // The 1.0 form is not a 0.3 result, nor is another id.
+    let v1 = br#"{"jsonrpc":"2.0","id":3,"result":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}"#;
+    let err = decode_reply_v0_3(Operation::GetTask, v1, &id).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidAgentResponse);
+    assert!(decode_reply_v0_3(Operation::GetTask, task, &Id::number(4)).is_err());
+    // delete's `null` result, written or (as the Python 0.3 SDK does) left out.
+    let op = Operation::DeleteTaskPushNotificationConfig;
+    for body in [
+        &br#"{"jsonrpc":"2.0","id":3,"result":null}"#[..],
+        br#"{"id":3,"jsonrpc":"2.0"}"#,
+    ] {
+        assert!(matches!(
+            decode_reply_v0_3(op, body, &id),
+            Ok(Reply::DeleteTaskPushNotificationConfig(_))
+        ));
+    }
+    // Only for delete, and only with the right id.
+    assert!(decode_reply_v0_3(op, br#"{"id":4,"jsonrpc":"2.0"}"#, &id).is_err());
+    assert!(decode_reply_v0_3(Operation::GetTask, br#"{"id":3,"jsonrpc":"2.0"}"#, &id).is_err());
+    // Errors are errors.
+    let e = br#"{"jsonrpc":"2.0","id":3,"error":{"code":-32001,"message":"Task not found"}}"#;
+    assert_eq!(
+        decode_reply_v0_3(Operation::GetTask, e, &id)
+            .unwrap_err()
+            .kind(),
+        ErrorKind::TaskNotFound
+    );
+}
