@@ -42,9 +42,10 @@ USAGE: a2a-reference-agent [OPTIONS]
                          default is the algorithm) and serve the public key as a JWKS (spec 8.4)
   --jwks-path <path>     where that JWKS is served and what the signature's `jku` names
                          (default /.well-known/jwks.json)
-  --v0-3                 also serve A2A 0.3 on JSON-RPC (requests without A2A-Version;
-                         spec 3.6.2): a JSONRPC 0.3 interface on the card, which is then the
-                         union card 0.3 clients read; off by default (not with --signing-key)
+  --v0-3                 also serve A2A 0.3 on JSON-RPC and HTTP+JSON (requests without
+                         A2A-Version; spec 3.6.2): JSONRPC and HTTP+JSON 0.3 interfaces on the
+                         card, which is then the union card 0.3 clients read; off by default
+                         (not with --signing-key)
   --quiet                no request log
   -h, --help             this text
 
@@ -284,8 +285,9 @@ impl Options {
             AgentInterface::new(grpc_address(&base), "GRPC", "1.0"),
         ];
         if self.v0_3 {
-            // JSON-RPC only: the HTTP+JSON routes speak 1.0.
+            // JSON-RPC first: the union card's `url` and `preferredTransport`.
             interfaces.push(AgentInterface::new(format!("{base}/"), "JSONRPC", "0.3"));
+            interfaces.push(AgentInterface::new(base.clone(), "HTTP+JSON", "0.3"));
         }
         let mut config = AgentConfig::default()
             .with_interfaces(interfaces)
@@ -569,7 +571,7 @@ mod tests {
             .filter(|i| i.protocol_version == "0.3")
             .map(|i| i.protocol_binding.as_str())
             .collect();
-        assert_eq!(v03, ["JSONRPC"]);
+        assert_eq!(v03, ["JSONRPC", "HTTP+JSON"]);
         let body = br#"{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"echo hi"}]}}}"#;
         let call = || {
             http::Request::post("/")
@@ -585,6 +587,22 @@ mod tests {
         let json = resp.into_body().into_bytes().unwrap();
         let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
         assert_eq!(v["error"]["code"], -32009, "{v}");
+        // HTTP+JSON at 0.3: the 0.3 proto's ProtoJSON (`content`).
+        let rest = http::Request::post("/v1/message:send")
+            .header("content-type", "application/json")
+            .body(bytes::Bytes::from_static(
+                br#"{"message":{"messageId":"m2","role":"ROLE_USER","content":[{"text":"echo hi"}]},"configuration":{"blocking":true}}"#,
+            ))
+            .unwrap();
+        let resp = server.handle(rest).await;
+        assert_eq!(resp.status(), 200);
+        let json = resp.into_body().into_bytes().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        assert_eq!(v["task"]["status"]["state"], "TASK_STATE_COMPLETED", "{v}");
+        assert_eq!(
+            v["task"]["history"][0]["content"][0]["text"], "echo hi",
+            "{v}"
+        );
         // Not with a signed card: the signature would not cover the union card.
         assert!(parse(&["--v0-3", "--signing-key", "/nonexistent"]).is_err());
     }

@@ -28,7 +28,7 @@ use crate::keep_alive::KeepAlive;
 use crate::pipeline::{next_event, Answer, CallHead, Framed};
 use crate::query::{QueryConfig, QueryParams};
 use crate::resilient::Timer;
-use crate::route::{BasePathError, RouteError, Router};
+use crate::route::{BasePathError, RouteError, RouteTable, Router};
 use crate::service::{dispatch, A2aService, BoxFuture, CallContext, Principal};
 use crate::unwind::{catch, panicked};
 use crate::version::{negotiate_version, ProtocolVersion};
@@ -440,6 +440,9 @@ pub struct A2aServer<S> {
     extended_card_cache_control: HeaderValue,
     config: ServerConfig,
     router: Option<Router>,
+    /// The 0.3 routes (0.3 spec 3.5.6) under the same base path, when
+    /// the server serves 0.3.
+    router_v03: Option<Router>,
     challenges: Vec<HeaderValue>,
 }
 
@@ -481,13 +484,19 @@ impl<S: A2aService> A2aServer<S> {
             }
             None => None,
         };
-        if let (Some(path), Some(router)) = (&config.jsonrpc_path, &router) {
+        let router_v03 = router
+            .as_ref()
+            .filter(|_| config.versions.contains(&ProtocolVersion::V0_3))
+            .map(|r| r.clone().with_table(RouteTable::V0_3));
+        if let Some(path) = &config.jsonrpc_path {
             // The JSON-RPC path is matched first: it must not hide a route.
-            if !matches!(
-                router.match_route(&Method::POST, path),
-                Err(RouteError::NotFound | RouteError::PathTooLong { .. })
-            ) {
-                return Err(ConfigError::PathClash(path.clone()));
+            for router in router.iter().chain(&router_v03) {
+                if !matches!(
+                    router.match_route(&Method::POST, path),
+                    Err(RouteError::NotFound | RouteError::PathTooLong { .. })
+                ) {
+                    return Err(ConfigError::PathClash(path.clone()));
+                }
             }
         }
         if config.grpc {
@@ -543,6 +552,7 @@ impl<S: A2aService> A2aServer<S> {
             extended_card_cache_control,
             config,
             router,
+            router_v03,
             challenges,
         })
     }
@@ -668,8 +678,13 @@ impl<S: A2aService> A2aServer<S> {
                         keep_alive: self.config.keep_alive.as_ref(),
                         extended_card_cache_control: self.extended_card_cache_control.clone(),
                     };
+                    let routers = rest_binding::Routers {
+                        v1_0: router,
+                        v0_3: self.router_v03.as_ref(),
+                        served: &self.config.versions,
+                    };
                     match rest_binding::frame(
-                        router,
+                        routers,
                         &head,
                         &body,
                         &query,

@@ -48,6 +48,9 @@ pub(crate) enum Framing {
     JsonRpcV03(Id),
     /// Bare `StreamResponse` objects.
     Rest,
+    /// Bare `StreamResponse` objects in the 0.3 proto's ProtoJSON, errors
+    /// as the JSON-RPC error object (what the 0.3 REST clients read).
+    RestV03,
 }
 
 /// The frames of one streaming response.
@@ -103,7 +106,11 @@ impl Frames {
         let json = match &self.framing {
             Framing::JsonRpc(id) => encode_result(id, event),
             Framing::JsonRpcV03(id) => encode_result(id, &a2a_types::v0_3::V03(event)),
-            Framing::Rest => match a2a_types::json::to_vec(event) {
+            Framing::Rest | Framing::RestV03 => match if matches!(self.framing, Framing::Rest) {
+                a2a_types::json::to_vec(event)
+            } else {
+                a2a_types::v0_3::event_to_rest(event)
+            } {
                 Ok(json) => json,
                 Err(_) => {
                     self.events = None;
@@ -123,6 +130,7 @@ impl Frames {
         let json = match &self.framing {
             Framing::JsonRpc(id) | Framing::JsonRpcV03(id) => encode_error(id, error),
             Framing::Rest => a2a_types::json::to_vec(&error.to_status()).unwrap_or_default(),
+            Framing::RestV03 => a2a_types::v0_3::error_to_rest(error),
         };
         if self.encoder.event(Some("error"), None, &json).is_err() {
             self.encoder.data(&json);

@@ -40,6 +40,18 @@
 //!   `application/a2a+json` (spec 11.1), unless the request's `Accept`
 //!   prefers `application/json` (a client that accepts only that gets it;
 //!   RFC 9110 section 12.5.1). Streams are `text/event-stream`.
+//! - **A2A 0.3** (when the server serves it): a request that negotiates
+//!   0.3 (no `A2A-Version`, spec 3.6.2) is routed by
+//!   [`RouteTable::V0_3`](crate::RouteTable::V0_3) (`/v1/message:send`...;
+//!   `GET` and `POST` both subscribe) under the same base path, its body
+//!   read and its answer written in the 0.3 proto's ProtoJSON
+//!   ([`a2a_types::v0_3::request_from_rest`]), the form both 0.3 SDK REST
+//!   clients send and read; errors are the JSON-RPC error object
+//!   `{code, message, data}` with the same HTTP statuses, and stream
+//!   errors an `error` event of it. A path 0.3 lacks (`GET /v1/tasks`) is
+//!   404 `MethodNotFoundError`. Routing comes before admission, so the
+//!   table is picked by the version the request asks for; admission then
+//!   negotiates the same version.
 
 use std::str::FromStr;
 
@@ -61,6 +73,18 @@ use crate::media::{check_json_content_type, response_json_type};
 use crate::pipeline::{query_error, status_of, Answer, CallHead, Framed};
 use crate::query::{QueryError, QueryParams};
 use crate::route::{QueryField, QueryKind, RequestBody, RouteError, RouteMatch, Router};
+use crate::version::{negotiate_version, ProtocolVersion};
+
+/// The route tables the server reads, by version.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Routers<'a> {
+    /// The 1.0 routes.
+    pub(crate) v1_0: &'a Router,
+    /// The 0.3 routes, when the server serves 0.3.
+    pub(crate) v0_3: Option<&'a Router>,
+    /// The versions served.
+    pub(crate) served: &'a [ProtocolVersion],
+}
 
 /// The server's settings the binding reads.
 #[derive(Debug, Clone)]
@@ -76,6 +100,8 @@ pub(crate) struct Options<'a> {
 /// A request to an HTTP+JSON route, past the transport checks.
 pub(crate) struct RestCall<'a> {
     head: &'a Parts,
+    /// The version whose route table matched.
+    version: ProtocolVersion,
     matched: RouteMatch<'a>,
     body: &'a Bytes,
     query: &'a QueryParams<'a>,
@@ -90,37 +116,46 @@ pub(crate) struct RestCall<'a> {
 // The refusal is the finished response, built once per request.
 #[allow(clippy::result_large_err)]
 pub(crate) fn frame<'a>(
-    router: &Router,
+    routers: Routers<'_>,
     head: &'a Parts,
     body: &'a Bytes,
     query: &'a Result<QueryParams<'a>, QueryError>,
     challenges: &'a [HeaderValue],
     options: Options<'a>,
 ) -> Result<RestCall<'a>, Response<Body>> {
+    // The version the request asks for picks the table; a request whose
+    // version does not negotiate is routed as 1.0 and refused at admission.
+    let asked = negotiate_version(routers.served, &head.headers, query.as_ref().ok());
+    let (router, version) = match (routers.v0_3, asked) {
+        (Some(v03), Ok(ProtocolVersion::V0_3)) => (v03, ProtocolVersion::V0_3),
+        _ => (routers.v1_0, ProtocolVersion::V1_0),
+    };
     let matched = match router.match_route(&head.method, head.uri.path()) {
         Ok(m) => m,
-        Err(e) => return Err(route_error(head, e, challenges)),
+        Err(e) => return Err(route_error(head, e, challenges, version)),
     };
     let query = match query {
         Ok(q) => q,
         Err(e) => {
             let (err, status) = query_error(e);
-            return Err(error_response(head, &err, status, challenges));
+            return Err(error_in(head, &err, status, challenges, version));
         }
     };
     if matched.route.method() == Method::POST && !is_blank(body) {
         if let Err(e) = check_json_content_type(&head.headers) {
             let err = A2aError::new(ErrorKind::ContentTypeNotSupported, e.message());
-            return Err(error_response(
+            return Err(error_in(
                 head,
                 &err,
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 challenges,
+                version,
             ));
         }
     }
     Ok(RestCall {
         head,
+        version,
         matched,
         body,
         query,
@@ -137,10 +172,21 @@ impl<'a> Framed<'a> for RestCall<'a> {
     /// Reads the request by the route's rule: the message from the body or
     /// from the query, then the path parameters into their fields.
     fn decode(&mut self) -> Result<A2aRequest, A2aError> {
+        self.decode_as(ProtocolVersion::V1_0)
+    }
+
+    fn decode_as(&mut self, version: ProtocolVersion) -> Result<A2aRequest, A2aError> {
+        if version != self.version {
+            // Routing and admission read the same parameters.
+            return Err(A2aError::internal(format!(
+                "routed as {} but negotiated {version}",
+                self.version
+            )));
+        }
         let route = self.matched.route;
         let op = route.operation();
         let mut request = match route.body() {
-            RequestBody::Message => read_body(op, self.body, self.options.max_body_size)?,
+            RequestBody::Message => read_body(op, self.body, self.options.max_body_size, version)?,
             RequestBody::None => read_query(op, route.query_fields(), self.query)?,
         };
         for (param, field) in route.path_fields() {
@@ -158,8 +204,30 @@ impl<'a> Framed<'a> for RestCall<'a> {
     }
 
     fn respond(self, answer: Result<Answer, A2aError>) -> Response<Body> {
+        self.respond_as(answer, None)
+    }
+
+    fn respond_as(
+        self,
+        answer: Result<Answer, A2aError>,
+        version: Option<ProtocolVersion>,
+    ) -> Response<Body> {
+        // Refused before negotiation: the form of the table that matched.
+        let v03 = version.unwrap_or(self.version) == ProtocolVersion::V0_3;
+        let version = if v03 {
+            ProtocolVersion::V0_3
+        } else {
+            ProtocolVersion::V1_0
+        };
+        let encoded = |reply: &a2a_types::Reply| {
+            if v03 {
+                a2a_types::v0_3::reply_to_rest(reply)
+            } else {
+                a2a_types::json::to_vec(reply)
+            }
+        };
         match answer {
-            Ok(Answer::Unary(reply)) => match a2a_types::json::to_vec(&reply) {
+            Ok(Answer::Unary(reply)) => match encoded(&reply) {
                 Ok(json) => {
                     let card = matches!(reply, a2a_types::Reply::GetExtendedAgentCard(_));
                     let mut resp = json_response(self.head, StatusCode::OK, json);
@@ -175,21 +243,27 @@ impl<'a> Framed<'a> for RestCall<'a> {
                 Err(e) => {
                     let err =
                         A2aError::internal(format!("the result could not be serialized: {e}"));
-                    error_response(self.head, &err, status_of(&err), self.challenges)
+                    error_in(self.head, &err, status_of(&err), self.challenges, version)
                 }
             },
             Ok(Answer::Stream { first, rest, ids }) => {
-                let frames = Frames::new(Framing::Rest, Some(first), rest, ids);
+                let framing = if v03 { Framing::RestV03 } else { Framing::Rest };
+                let frames = Frames::new(framing, Some(first), rest, ids);
                 sse_response(Body::stream(frames), self.options.keep_alive)
             }
             Ok(Answer::EmptyStream) => sse_response(Body::empty(), None),
-            Err(err) => error_response(self.head, &err, status_of(&err), self.challenges),
+            Err(err) => error_in(self.head, &err, status_of(&err), self.challenges, version),
         }
     }
 }
 
 /// The answer to a path that did not route.
-fn route_error(head: &Parts, e: RouteError, challenges: &[HeaderValue]) -> Response<Body> {
+fn route_error(
+    head: &Parts,
+    e: RouteError,
+    challenges: &[HeaderValue],
+    version: ProtocolVersion,
+) -> Response<Body> {
     let (err, status) = match &e {
         RouteError::PathTooLong { .. } => (
             A2aError::new(ErrorKind::InvalidRequest, e.to_string()),
@@ -219,7 +293,7 @@ fn route_error(head: &Parts, e: RouteError, challenges: &[HeaderValue]) -> Respo
             (err, status)
         }
     };
-    let mut resp = error_response(head, &err, status, challenges);
+    let mut resp = error_in(head, &err, status, challenges, version);
     if let RouteError::MethodNotAllowed { allowed } = e {
         resp.headers_mut().insert(ALLOW, allowed.header_value());
     }
@@ -260,6 +334,29 @@ pub(crate) fn error_response(
     resp
 }
 
+/// An error response in the form of `version`: a `google.rpc.Status`
+/// body for 1.0, the JSON-RPC error object for 0.3 (what the 0.3
+/// JavaScript client maps by `code`), both with `status`.
+fn error_in(
+    head: &Parts,
+    err: &A2aError,
+    status: StatusCode,
+    challenges: &[HeaderValue],
+    version: ProtocolVersion,
+) -> Response<Body> {
+    if version != ProtocolVersion::V0_3 {
+        return error_response(head, err, status, challenges);
+    }
+    let mut resp = json_response(head, status, a2a_types::v0_3::error_to_rest(err));
+    if status == StatusCode::UNAUTHORIZED {
+        for challenge in challenges {
+            resp.headers_mut()
+                .append(WWW_AUTHENTICATE, challenge.clone());
+        }
+    }
+    resp
+}
+
 fn json_response(head: &Parts, status: StatusCode, json: Vec<u8>) -> Response<Body> {
     let mut resp = Response::new(Body::from(json));
     *resp.status_mut() = status;
@@ -273,13 +370,25 @@ fn is_blank(body: &[u8]) -> bool {
         .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
 }
 
-/// The request message of `op` from the body; the empty request when the
-/// body is blank, so `POST /tasks/{id}:cancel` needs none.
-fn read_body(op: Operation, body: &[u8], max: usize) -> Result<A2aRequest, A2aError> {
+/// The request message of `op` from the body, in the form of `version`;
+/// the empty request when the body is blank, so `POST /tasks/{id}:cancel`
+/// needs none.
+fn read_body(
+    op: Operation,
+    body: &[u8],
+    max: usize,
+    version: ProtocolVersion,
+) -> Result<A2aRequest, A2aError> {
     if is_blank(body) {
         return Ok(A2aRequest::empty(op));
     }
-    A2aRequest::from_json(op, body, &DecodeLimits::new().with_max_input_bytes(max)).map_err(|e| {
+    let limits = DecodeLimits::new().with_max_input_bytes(max);
+    let decoded = if version == ProtocolVersion::V0_3 {
+        a2a_types::v0_3::request_from_rest(op, body, &limits)
+    } else {
+        A2aRequest::from_json(op, body, &limits)
+    };
+    decoded.map_err(|e| {
         // The typed decoder stops at the first type error, which can come
         // before a syntax error (`[1,2`): malformed JSON is JSONParseError
         // whatever the decoder met first, as on the JSON-RPC binding.

@@ -128,7 +128,7 @@ impl DecodeError {
         }))
     }
 
-    fn from_json(err: &serde_json::Error, path: String) -> DecodeError {
+    pub(crate) fn from_json(err: &serde_json::Error, path: String) -> DecodeError {
         let kind = match err.classify() {
             serde_json::error::Category::Syntax | serde_json::error::Category::Io => {
                 DecodeErrorKind::Syntax

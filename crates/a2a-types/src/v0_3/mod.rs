@@ -58,6 +58,14 @@
 //! | errors `-32001`...`-32007` | the same codes | kept: `ExtendedAgentCardNotConfiguredError` is 0.3's `AuthenticatedExtendedCardNotConfiguredError` | kept |
 //! | errors `-32008`, `-32009`, `-32090`, `-32091` | - (server-defined codes, 0.3 spec 8.2) | kept: sent with their codes, in the range 0.3 leaves to servers | kept |
 //! | error details (`data`: an array of `google.rpc` details) | `data` (any JSON) | kept | kept: any `data` kept as is |
+//! | `Message.parts` | HTTP+JSON: `Message.content` (the 0.3 proto's ProtoJSON) | kept | kept |
+//! | `Part.raw`, `Part.url`, `Part.data`, `filename`, `mediaType` | HTTP+JSON: `file.fileWithBytes`, `file.fileWithUri`, `data.data`, `file.name`, `file.mimeType` | defaulted: as in the JSON-RPC form: non-object data wrapped as `{"value": v}`; name and media type only on file parts | kept |
+//! | `Message.referenceTaskIds` | HTTP+JSON: - | lost: the 0.3 proto has no such field | defaulted: empty |
+//! | `TASK_STATE_CANCELED` | HTTP+JSON: `TASK_STATE_CANCELLED` | kept | kept |
+//! | `SendMessageConfiguration.returnImmediately` | HTTP+JSON: `configuration.blocking` (proto3 `bool`) | kept: its negation | defaulted: a configuration without `blocking` returns immediately (proto3 false, as the 0.3 SDK servers read it); no configuration blocks |
+//! | `TaskPushNotificationConfig` (flat) | HTTP+JSON: `{name: "tasks/{id}/pushNotificationConfigs/{configId}", pushNotificationConfig}`; Python's create body `{parent, configId, config}` | kept | kept: both create bodies read; task and config ids from `parent`, `configId` or `name` when the configuration has none |
+//! | `AgentCard` (`GET /v1/card`) | HTTP+JSON: the 0.3 proto's `AgentCard` | kept: the members the 0.3 proto shares (`securityRequirements` as `security`), the interfaces as in the JSON-RPC form | kept |
+//! | errors (`google.rpc.Status` body) | HTTP+JSON: the JSON-RPC error object `{code, message, data}` | kept: with the error's HTTP status; stream errors as an SSE `error` event of it | kept |
 //! <!-- end of mapping table -->
 //!
 //! # Example
@@ -83,10 +91,12 @@ mod card;
 mod message;
 mod push;
 mod requests;
+mod rest;
 mod table;
 mod task;
 
 pub use card::{card_from_v0_3, union_card, V03_CARD_MEMBERS, V03_PROTOCOL_VERSION};
+pub use rest::{error_to_rest, event_to_rest, reply_to_rest, request_from_rest};
 pub use table::{mapping_rows, Fate, Mapping, MAPPING};
 pub use task::{state_from_str, state_name};
 

@@ -1,0 +1,555 @@
+//! The 0.3 HTTP+JSON bodies (0.3 spec 3.2.3, 3.5.6): the ProtoJSON of
+//! the 0.3 proto (`a2a.v1` as the 0.3 SDKs ship it), not the `kind`-tagged
+//! JSON-RPC shapes. Both 0.3 SDK REST clients (`a2a-sdk` 0.3.26,
+//! `@a2a-js/sdk` 0.3.14) send and read exactly this form, so one form
+//! serves both.
+//!
+//! The 0.3 proto differs from the 1.0 one by a few renames and reshapes
+//! (rows of [`MAPPING`](crate::v0_3::MAPPING) marked "HTTP+JSON"): a
+//! message's `content` (1.0 `parts`), parts as `text` / `file`
+//! (`fileWithBytes` or `fileWithUri`, `mimeType`, `name`) / `data`
+//! (`{"data": Struct}`), `TASK_STATE_CANCELLED`, `final` on status
+//! updates, push configurations nested as `{name, pushNotificationConfig}`
+//! with `authentication.schemes`, and on the card 0.3's `url`,
+//! `preferredTransport`, `additionalInterfaces`, `protocolVersion`,
+//! `security` and `supportsAuthenticatedExtendedCard`. The codec maps the
+//! JSON tree between the two forms and leaves decoding and encoding to the
+//! 1.0 ProtoJSON codec, so the model's [`DecodeLimits`] and error paths
+//! apply. Output writes only fields the 0.3 proto has: the Python client
+//! parses strictly and refuses any other.
+
+use serde_json::{Map, Value};
+
+use crate::decode::{DecodeError, DecodeLimits};
+use crate::{A2aError, A2aRequest, Operation, Reply, StreamResponse};
+
+/// Reads the 0.3 HTTP+JSON body of a request to `op` into the model
+/// (REQUIRED fields are the caller's to check). Input over
+/// `limits.max_input_bytes` is refused before parsing; nesting is bounded
+/// by [`RECURSION_LIMIT`](crate::RECURSION_LIMIT).
+///
+/// `CreateTaskPushNotificationConfig` takes both forms the 0.3 clients
+/// send: the Python client's `CreateTaskPushNotificationConfigRequest`
+/// (`{parent, configId, config}`) and the JavaScript client's bare
+/// `TaskPushNotificationConfig` (`{name, pushNotificationConfig}`), told
+/// apart by the `config` member. `CancelTask`'s `name` is not read: the
+/// path names the task.
+///
+/// ```
+/// use a2a_types::{v0_3, A2aRequest, DecodeLimits, Operation, Part};
+///
+/// let body = br#"{"message":{"messageId":"m1","role":"ROLE_USER",
+///     "content":[{"text":"hi"}]},"configuration":{"blocking":true}}"#;
+/// let request = v0_3::request_from_rest(Operation::SendMessage, body, &DecodeLimits::new())?;
+/// let A2aRequest::SendMessage(send) = request else { unreachable!() };
+/// assert_eq!(send.message.unwrap().parts, vec![Part::text("hi")]);
+/// # Ok::<(), a2a_types::DecodeError>(())
+/// ```
+pub fn request_from_rest(
+    op: Operation,
+    body: &[u8],
+    limits: &DecodeLimits,
+) -> Result<A2aRequest, DecodeError> {
+    let mut tree: Value = crate::decode::from_slice_with_limits(body, limits)?;
+    match op {
+        Operation::SendMessage | Operation::SendStreamingMessage => send_request_in(&mut tree),
+        Operation::CreateTaskPushNotificationConfig => {
+            tree = push_request_in(tree);
+        }
+        _ => {}
+    }
+    let json = serde_json::to_vec(&tree).map_err(|e| DecodeError::from_json(&e, String::new()))?;
+    // The input was within the limit; the rewritten tree differs in
+    // length only by renamed members.
+    A2aRequest::from_json(op, &json, &limits.with_max_input_bytes(usize::MAX))
+}
+
+/// The 0.3 HTTP+JSON body of a unary `reply`. A streaming reply has none
+/// (each event is written by [`event_to_rest`]); neither has `ListTasks`,
+/// which 0.3 lacks.
+pub fn reply_to_rest(reply: &Reply) -> Result<Vec<u8>, crate::json::Error> {
+    use serde::ser::Error as _;
+    let tree = match reply {
+        Reply::SendMessage(r) => stream_out(serde_json::to_value(r)?),
+        Reply::GetTask(t) | Reply::CancelTask(t) => task_out(serde_json::to_value(t)?),
+        Reply::CreateTaskPushNotificationConfig(c) | Reply::GetTaskPushNotificationConfig(c) => {
+            push_out(serde_json::to_value(c)?)
+        }
+        Reply::ListTaskPushNotificationConfigs(list) => {
+            let configs: Vec<Value> = list
+                .configs
+                .iter()
+                .map(|c| serde_json::to_value(c).map(push_out))
+                .collect::<Result<_, _>>()?;
+            let mut out = Map::new();
+            out.insert("configs".to_owned(), Value::Array(configs));
+            Value::Object(out)
+        }
+        Reply::DeleteTaskPushNotificationConfig(_) => Value::Object(Map::new()),
+        Reply::GetExtendedAgentCard(card) => card_out(card)?,
+        Reply::ListTasks(_) => {
+            return Err(crate::json::Error::custom("0.3 has no ListTasks"));
+        }
+        Reply::SendStreamingMessage(_) | Reply::SubscribeToTask(_) => {
+            return Err(crate::json::Error::custom(
+                "a stream has no single 0.3 body",
+            ));
+        }
+    };
+    crate::json::to_vec(&tree)
+}
+
+/// The 0.3 HTTP+JSON form of a stream event: a 0.3 `StreamResponse`
+/// (`task`, `message`, `statusUpdate` with `final`, `artifactUpdate`).
+pub fn event_to_rest(event: &StreamResponse) -> Result<Vec<u8>, crate::json::Error> {
+    crate::json::to_vec(&stream_out(serde_json::to_value(event)?))
+}
+
+/// The 0.3 HTTP+JSON error body: the JSON-RPC error object
+/// (`{"code", "message", "data"}`, 0.3 spec 8), which the JavaScript
+/// client maps to its typed errors by `code`; the Python client reads the
+/// HTTP status.
+pub fn error_to_rest(err: &A2aError) -> Vec<u8> {
+    crate::json::to_vec(&err.to_jsonrpc_error()).unwrap_or_else(|_| {
+        br#"{"code":-32603,"message":"the error could not be serialized"}"#.to_vec()
+    })
+}
+
+// ---- 0.3 → 1.0 (input) ----
+
+fn rename(map: &mut Map<String, Value>, from: &str, to: &str) {
+    if let Some(v) = map.remove(from) {
+        map.insert(to.to_owned(), v);
+    }
+}
+
+fn send_request_in(tree: &mut Value) {
+    let Value::Object(map) = tree else { return };
+    // proto field `request`, JSON name `message`: ProtoJSON readers accept both.
+    rename(map, "request", "message");
+    if let Some(message) = map.get_mut("message") {
+        message_in(message);
+    }
+    if let Some(Value::Object(config)) = map.get_mut("configuration") {
+        // proto3 `bool blocking`: absent is false (ProtoJSON omits it).
+        let blocking = config.remove("blocking");
+        let immediately = match blocking {
+            Some(Value::Bool(b)) => Value::Bool(!b),
+            None | Some(Value::Null) => Value::Bool(true),
+            Some(other) => other,
+        };
+        config.insert("returnImmediately".to_owned(), immediately);
+        if let Some(push) = config.remove("pushNotification") {
+            config.insert(
+                "taskPushNotificationConfig".to_owned(),
+                push_config_in(push, None),
+            );
+        }
+    }
+}
+
+fn message_in(message: &mut Value) {
+    let Value::Object(map) = message else { return };
+    rename(map, "content", "parts");
+    if let Some(Value::Array(parts)) = map.get_mut("parts") {
+        parts.iter_mut().for_each(part_in);
+    }
+}
+
+fn part_in(part: &mut Value) {
+    let Value::Object(map) = part else { return };
+    if let Some(Value::Object(mut file)) = map.remove("file") {
+        rename(&mut file, "fileWithBytes", "raw");
+        rename(&mut file, "fileWithUri", "url");
+        rename(&mut file, "mimeType", "mediaType");
+        rename(&mut file, "name", "filename");
+        map.extend(file);
+    } else if let Some(Value::Object(mut data)) = map.remove("data") {
+        map.insert(
+            "data".to_owned(),
+            data.remove("data").unwrap_or(Value::Object(Map::new())),
+        );
+    }
+}
+
+/// A 0.3 `PushNotificationConfig` as the flat 1.0 configuration, of
+/// `task_id` when known.
+fn push_config_in(config: Value, task_id: Option<String>) -> Value {
+    let Value::Object(mut map) = config else {
+        return config;
+    };
+    if let Some(Value::Object(auth)) = map.get_mut("authentication") {
+        if let Some(Value::Array(schemes)) = auth.remove("schemes") {
+            if let Some(first) = schemes.into_iter().next() {
+                auth.insert("scheme".to_owned(), first);
+            }
+        }
+    }
+    if let Some(task_id) = task_id {
+        map.insert("taskId".to_owned(), Value::String(task_id));
+    }
+    Value::Object(map)
+}
+
+/// `tasks/{task}` or `tasks/{task}/pushNotificationConfigs/{id}`: the
+/// task id (and config id).
+fn resource_ids(name: &str) -> (Option<String>, Option<String>) {
+    let mut segs = name.split('/');
+    match (segs.next(), segs.next(), segs.next(), segs.next()) {
+        (Some("tasks"), Some(task), None, _) => (Some(task.to_owned()), None),
+        (Some("tasks"), Some(task), Some("pushNotificationConfigs"), Some(id)) => {
+            (Some(task.to_owned()), Some(id.to_owned()))
+        }
+        _ => (None, None),
+    }
+}
+
+fn push_request_in(tree: Value) -> Value {
+    let Value::Object(mut map) = tree else {
+        return tree;
+    };
+    // Python's CreateTaskPushNotificationConfigRequest wraps the config.
+    let (outer_task, config_id) = match map.remove("config") {
+        Some(config) => {
+            let task = map
+                .get("parent")
+                .and_then(Value::as_str)
+                .and_then(|p| resource_ids(p).0);
+            let id = map
+                .get("configId")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            map = match config {
+                Value::Object(inner) => inner,
+                other => return other,
+            };
+            (task, id.filter(|id| !id.is_empty()))
+        }
+        None => (None, None),
+    };
+    let (task, named_id) = map
+        .get("name")
+        .and_then(Value::as_str)
+        .map(resource_ids)
+        .unwrap_or_default();
+    let Some(config) = map.remove("pushNotificationConfig") else {
+        return Value::Object(map);
+    };
+    let mut flat = push_config_in(config, outer_task.or(task));
+    if let Value::Object(flat) = &mut flat {
+        let has_id = flat
+            .get("id")
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.is_empty());
+        if let (false, Some(id)) = (has_id, config_id.or(named_id)) {
+            flat.insert("id".to_owned(), Value::String(id));
+        }
+    }
+    flat
+}
+
+// ---- 1.0 → 0.3 (output) ----
+
+/// Keeps the members of `map` named in `keep`.
+fn only(map: &mut Map<String, Value>, keep: &[&str]) {
+    map.retain(|k, _| keep.contains(&k.as_str()));
+}
+
+fn message_out(mut message: Value) -> Value {
+    if let Value::Object(map) = &mut message {
+        rename(map, "parts", "content");
+        only(
+            map,
+            &[
+                "messageId",
+                "contextId",
+                "taskId",
+                "role",
+                "content",
+                "metadata",
+                "extensions",
+            ],
+        );
+        if let Some(Value::Array(parts)) = map.get_mut("content") {
+            parts.iter_mut().for_each(part_out);
+        }
+    }
+    message
+}
+
+fn part_out(part: &mut Value) {
+    let Value::Object(map) = part else { return };
+    let metadata = map.remove("metadata");
+    let mut out = Map::new();
+    if let Some(text) = map.remove("text") {
+        out.insert("text".to_owned(), text);
+    } else if let Some(data) = map.remove("data") {
+        // 0.3's DataPart.data is a Struct: other JSON values are wrapped,
+        // as in the JSON-RPC form.
+        let data = match data {
+            Value::Object(_) => data,
+            other => {
+                let mut wrapped = Map::new();
+                wrapped.insert("value".to_owned(), other);
+                Value::Object(wrapped)
+            }
+        };
+        let mut inner = Map::new();
+        inner.insert("data".to_owned(), data);
+        out.insert("data".to_owned(), Value::Object(inner));
+    } else {
+        let mut file = Map::new();
+        if let Some(raw) = map.remove("raw") {
+            file.insert("fileWithBytes".to_owned(), raw);
+        } else if let Some(url) = map.remove("url") {
+            file.insert("fileWithUri".to_owned(), url);
+        }
+        if let Some(media) = map.remove("mediaType") {
+            file.insert("mimeType".to_owned(), media);
+        }
+        if let Some(name) = map.remove("filename") {
+            file.insert("name".to_owned(), name);
+        }
+        out.insert("file".to_owned(), Value::Object(file));
+    }
+    if let Some(metadata) = metadata {
+        out.insert("metadata".to_owned(), metadata);
+    }
+    *map = out;
+}
+
+fn status_out(status: &mut Value) {
+    let Value::Object(map) = status else { return };
+    only(map, &["state", "message", "timestamp"]);
+    if map.get("state").and_then(Value::as_str) == Some("TASK_STATE_CANCELED") {
+        map.insert("state".to_owned(), Value::from("TASK_STATE_CANCELLED"));
+    }
+    if let Some(message) = map.remove("message") {
+        map.insert("message".to_owned(), message_out(message));
+    }
+}
+
+fn artifact_out(artifact: &mut Value) {
+    let Value::Object(map) = artifact else { return };
+    only(
+        map,
+        &[
+            "artifactId",
+            "name",
+            "description",
+            "parts",
+            "metadata",
+            "extensions",
+        ],
+    );
+    if let Some(Value::Array(parts)) = map.get_mut("parts") {
+        parts.iter_mut().for_each(part_out);
+    }
+}
+
+fn task_out(mut task: Value) -> Value {
+    if let Value::Object(map) = &mut task {
+        only(
+            map,
+            &[
+                "id",
+                "contextId",
+                "status",
+                "artifacts",
+                "history",
+                "metadata",
+            ],
+        );
+        if let Some(status) = map.get_mut("status") {
+            status_out(status);
+        }
+        if let Some(Value::Array(list)) = map.get_mut("artifacts") {
+            list.iter_mut().for_each(artifact_out);
+        }
+        if let Some(Value::Array(list)) = map.get_mut("history") {
+            for m in list.iter_mut() {
+                *m = message_out(std::mem::take(m));
+            }
+        }
+    }
+    task
+}
+
+/// A 1.0 `SendMessageResponse` or `StreamResponse` (one member named by
+/// its payload) in the 0.3 form.
+fn stream_out(tree: Value) -> Value {
+    let Value::Object(map) = tree else {
+        return tree;
+    };
+    let mut out = Map::new();
+    for (key, value) in map {
+        let value = match key.as_str() {
+            "task" => task_out(value),
+            "message" => message_out(value),
+            "statusUpdate" => status_update_out(value),
+            "artifactUpdate" => {
+                let mut value = value;
+                if let Value::Object(m) = &mut value {
+                    only(
+                        m,
+                        &[
+                            "taskId",
+                            "contextId",
+                            "artifact",
+                            "append",
+                            "lastChunk",
+                            "metadata",
+                        ],
+                    );
+                    if let Some(a) = m.get_mut("artifact") {
+                        artifact_out(a);
+                    }
+                }
+                value
+            }
+            _ => continue,
+        };
+        out.insert(key, value);
+    }
+    Value::Object(out)
+}
+
+fn status_update_out(mut value: Value) -> Value {
+    if let Value::Object(m) = &mut value {
+        only(m, &["taskId", "contextId", "status", "metadata"]);
+        let is_final = m
+            .get("status")
+            .and_then(|s| s.get("state"))
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse::<crate::TaskState>().ok())
+            .is_some_and(super::task::is_final);
+        if let Some(status) = m.get_mut("status") {
+            status_out(status);
+        }
+        // The same `final` as the JSON-RPC form (ProtoJSON omits false).
+        if is_final {
+            m.insert("final".to_owned(), Value::Bool(true));
+        }
+    }
+    value
+}
+
+/// A flat 1.0 push configuration as 0.3's `TaskPushNotificationConfig`.
+fn push_out(tree: Value) -> Value {
+    let Value::Object(mut map) = tree else {
+        return tree;
+    };
+    let task = map
+        .get("taskId")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let id = map
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    only(&mut map, &["id", "url", "token", "authentication"]);
+    if let Some(Value::Object(auth)) = map.get_mut("authentication") {
+        if let Some(scheme) = auth.remove("scheme") {
+            auth.insert("schemes".to_owned(), Value::Array(vec![scheme]));
+        }
+        only(auth, &["schemes", "credentials"]);
+    }
+    let mut out = Map::new();
+    out.insert(
+        "name".to_owned(),
+        Value::String(format!("tasks/{task}/pushNotificationConfigs/{id}")),
+    );
+    out.insert("pushNotificationConfig".to_owned(), Value::Object(map));
+    Value::Object(out)
+}
+
+/// The card in the 0.3 proto's form: the 1.0 ProtoJSON members the 0.3
+/// proto shares, and the 0.3 interface members as the JSON-RPC form
+/// writes them.
+fn card_out(card: &crate::AgentCard) -> Result<Value, crate::json::Error> {
+    let Value::Object(mut map) = serde_json::to_value(card)? else {
+        return Ok(Value::Null);
+    };
+    let v03 = serde_json::to_value(crate::v0_3::V03(card))?;
+    rename(&mut map, "securityRequirements", "security");
+    only(
+        &mut map,
+        &[
+            "name",
+            "description",
+            "provider",
+            "version",
+            "documentationUrl",
+            "capabilities",
+            "securitySchemes",
+            "security",
+            "defaultInputModes",
+            "defaultOutputModes",
+            "skills",
+            "signatures",
+            "iconUrl",
+        ],
+    );
+    if let Some(Value::Object(caps)) = map.get_mut("capabilities") {
+        only(caps, &["streaming", "pushNotifications", "extensions"]);
+    }
+    if let Some(Value::Object(schemes)) = map.get_mut("securitySchemes") {
+        for scheme in schemes.values_mut() {
+            if let Some(Value::Object(flows)) = scheme
+                .get_mut("oauth2SecurityScheme")
+                .and_then(|s| s.get_mut("flows"))
+            {
+                only(
+                    flows,
+                    &[
+                        "authorizationCode",
+                        "clientCredentials",
+                        "implicit",
+                        "password",
+                    ],
+                );
+                for flow in flows.values_mut() {
+                    if let Value::Object(f) = flow {
+                        f.remove("pkceRequired");
+                    }
+                }
+            }
+        }
+    }
+    if let Some(Value::Array(skills)) = map.get_mut("skills") {
+        for skill in skills.iter_mut() {
+            if let Value::Object(s) = skill {
+                rename(s, "securityRequirements", "security");
+                only(
+                    s,
+                    &[
+                        "id",
+                        "name",
+                        "description",
+                        "tags",
+                        "examples",
+                        "inputModes",
+                        "outputModes",
+                        "security",
+                    ],
+                );
+            }
+        }
+    }
+    if let Value::Object(v03) = v03 {
+        for key in [
+            "protocolVersion",
+            "url",
+            "preferredTransport",
+            "additionalInterfaces",
+            "supportsAuthenticatedExtendedCard",
+        ] {
+            if let Some(v) = v03.get(key) {
+                map.insert(key.to_owned(), v.clone());
+            }
+        }
+    }
+    Ok(Value::Object(map))
+}
