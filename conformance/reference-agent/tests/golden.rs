@@ -1021,6 +1021,259 @@ async fn streams() {
     g.finish();
 }
 
+/// A 0.3 HTTP+JSON request (no `A2A-Version`: spec 3.6.2) with a JSON
+/// body in the 0.3 proto's ProtoJSON, as the 0.3 SDK REST clients send it.
+fn v03(method: Method, target: &str, body: Option<Value>) -> Req {
+    let r = Req::new(method, target).without("a2a-version");
+    match body {
+        Some(body) => r.json(&body),
+        None => r,
+    }
+}
+
+/// A 0.3 proto-form message.
+fn v03_user(id: &str, text: &str) -> Value {
+    json!({"messageId": id, "role": "ROLE_USER", "content": [{"text": text}]})
+}
+
+#[tokio::test]
+async fn v0_3_rest() {
+    let server = server(
+        |c| {
+            c.interfaces
+                .push(AgentInterface::new("http://golden.test/", "JSONRPC", "0.3"));
+            c.interfaces.push(AgentInterface::new(
+                "http://golden.test",
+                "HTTP+JSON",
+                "0.3",
+            ));
+        },
+        ServerConfig::new().with_versions([
+            a2a_transport::ProtocolVersion::V1_0,
+            a2a_transport::ProtocolVersion::V0_3,
+        ]),
+        None,
+    );
+    let mut g = Group::new(
+        "v0_3-rest",
+        "A2A 0.3 on HTTP+JSON (0.3 spec 3.2.3, 3.5.6, 7): requests without A2A-Version, \
+         bodies and answers in the 0.3 proto's ProtoJSON, errors as JSON-RPC error objects.",
+    );
+    let sent = g
+        .call(
+            &server,
+            "send-message-task",
+            v03(
+                Method::POST,
+                "/v1/message:send",
+                Some(json!({"message": v03_user("m-echo", "echo hello"),
+                    "configuration": {"blocking": true}})),
+            ),
+        )
+        .await;
+    let task = text(&sent["task"]["id"]);
+    g.call(
+        &server,
+        "send-message-direct",
+        v03(
+            Method::POST,
+            "/v1/message:send",
+            Some(json!({"message": v03_user("m-direct", "message hi")})),
+        ),
+    )
+    .await;
+    g.call(
+        &server,
+        "send-message-jsonrpc-shape",
+        v03(
+            Method::POST,
+            "/v1/message:send",
+            Some(
+                json!({"message": {"kind": "message", "messageId": "m-rpc", "role": "user",
+                "parts": [{"kind": "text", "text": "echo shape"}]}}),
+            ),
+        ),
+    )
+    .await;
+    g.call(
+        &server,
+        "send-message-invalid",
+        v03(
+            Method::POST,
+            "/v1/message:send",
+            Some(json!({"message": {"messageId": "m-bad", "role": "ROLE_USER", "content": 7}})),
+        ),
+    )
+    .await;
+    g.call(
+        &server,
+        "get-task",
+        v03(
+            Method::GET,
+            &format!("/v1/tasks/{task}?historyLength=1"),
+            None,
+        ),
+    )
+    .await;
+    g.call(
+        &server,
+        "get-task-unknown",
+        v03(Method::GET, "/v1/tasks/no-such-task", None),
+    )
+    .await;
+    g.call(
+        &server,
+        "cancel-task-terminal",
+        v03(Method::POST, &format!("/v1/tasks/{task}:cancel"), None),
+    )
+    .await;
+    let input = g
+        .call(
+            &server,
+            "send-message-input-required",
+            v03(
+                Method::POST,
+                "/v1/message:send",
+                Some(json!({"message": v03_user("m-input", "input")})),
+            ),
+        )
+        .await;
+    let waiting = text(&input["task"]["id"]);
+    g.call(
+        &server,
+        "cancel-task",
+        v03(
+            Method::POST,
+            &format!("/v1/tasks/{waiting}:cancel"),
+            Some(json!({"name": format!("tasks/{waiting}")})),
+        ),
+    )
+    .await;
+    g.call(
+        &server,
+        "stream",
+        v03(
+            Method::POST,
+            "/v1/message:stream",
+            Some(json!({"message": v03_user("m-stream", "stream 3")})),
+        ),
+    )
+    .await;
+    g.call(
+        &server,
+        "stream-fail",
+        v03(
+            Method::POST,
+            "/v1/message:stream",
+            Some(json!({"message": v03_user("m-fail", "fail")})),
+        ),
+    )
+    .await;
+    for method in [Method::GET, Method::POST] {
+        g.call(
+            &server,
+            &format!("subscribe-{}-unknown-task", method.as_str().to_lowercase()),
+            v03(method, "/v1/tasks/no-such-task:subscribe", None),
+        )
+        .await;
+    }
+    let config = json!({"id": "c1", "url": "https://example.com/golden-hook", "token": "t",
+        "authentication": {"schemes": ["Bearer"], "credentials": "secret"}});
+    g.call(
+        &server,
+        "create-push-config-python-form",
+        v03(
+            Method::POST,
+            &format!("/v1/tasks/{task}/pushNotificationConfigs"),
+            Some(json!({"parent": format!("tasks/{task}"), "configId": "c1",
+                "config": {"name": format!("tasks/{task}/pushNotificationConfigs/c1"),
+                    "pushNotificationConfig": config}})),
+        ),
+    )
+    .await;
+    g.call(
+        &server,
+        "create-push-config-js-form",
+        v03(
+            Method::POST,
+            &format!("/v1/tasks/{task}/pushNotificationConfigs"),
+            Some(
+                json!({"name": format!("tasks/{task}/pushNotificationConfigs/c2"),
+                "pushNotificationConfig": {"id": "c2", "url": "https://example.com/golden-hook"}}),
+            ),
+        ),
+    )
+    .await;
+    g.call(
+        &server,
+        "get-push-config",
+        v03(
+            Method::GET,
+            &format!("/v1/tasks/{task}/pushNotificationConfigs/c1"),
+            None,
+        ),
+    )
+    .await;
+    g.call(
+        &server,
+        "list-push-configs",
+        v03(
+            Method::GET,
+            &format!("/v1/tasks/{task}/pushNotificationConfigs"),
+            None,
+        ),
+    )
+    .await;
+    g.call(
+        &server,
+        "delete-push-config",
+        v03(
+            Method::DELETE,
+            &format!("/v1/tasks/{task}/pushNotificationConfigs/c2"),
+            None,
+        ),
+    )
+    .await;
+    g.call(
+        &server,
+        "get-push-config-unknown",
+        v03(
+            Method::GET,
+            &format!("/v1/tasks/{task}/pushNotificationConfigs/c2"),
+            None,
+        ),
+    )
+    .await;
+    g.call(&server, "extended-card", v03(Method::GET, "/v1/card", None))
+        .await;
+    // 0.3 has no tasks/list; and the 1.0 paths are not 0.3 routes.
+    g.call(
+        &server,
+        "list-tasks-not-found",
+        v03(Method::GET, "/v1/tasks", None),
+    )
+    .await;
+    g.call(
+        &server,
+        "one-point-zero-path-not-found",
+        v03(
+            Method::POST,
+            "/message:send",
+            Some(json!({"message": v03_user("m-1", "echo hi")})),
+        ),
+    )
+    .await;
+    // A 1.0 caller on the same server is served 1.0: `/v1/...` is tenant `v1`.
+    g.call(
+        &server,
+        "one-point-zero-caller-tenant-v1",
+        Req::new(Method::POST, "/v1/message:send").json(&json!({"message": {
+            "messageId": "m-10", "role": "ROLE_USER", "parts": [{"text": "echo ten"}]}})),
+    )
+    .await;
+    g.finish();
+}
+
 // ---------------------------------------------------------------------------
 // Servers.
 
@@ -1752,7 +2005,7 @@ fn bodies_render_every_byte() {
 
 #[test]
 fn every_recording_belongs_to_a_test() {
-    const FILES: [&str; 12] = [
+    const FILES: [&str; 13] = [
         "auth",
         "capabilities",
         "card",
@@ -1765,6 +2018,7 @@ fn every_recording_belongs_to_a_test() {
         "operations-jsonrpc",
         "operations-rest",
         "streams",
+        "v0_3-rest",
     ];
     let Ok(dir) = std::fs::read_dir(golden_dir()) else {
         return;

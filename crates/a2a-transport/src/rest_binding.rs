@@ -231,6 +231,9 @@ impl<'a> Framed<'a> for RestCall<'a> {
                 Ok(json) => {
                     let card = matches!(reply, a2a_types::Reply::GetExtendedAgentCard(_));
                     let mut resp = json_response(self.head, StatusCode::OK, json);
+                    if v03 {
+                        v03_media_type(&mut resp);
+                    }
                     if card {
                         crate::card::cache_extended_card(
                             &mut resp,
@@ -348,6 +351,7 @@ fn error_in(
         return error_response(head, err, status, challenges);
     }
     let mut resp = json_response(head, status, a2a_types::v0_3::error_to_rest(err));
+    v03_media_type(&mut resp);
     if status == StatusCode::UNAUTHORIZED {
         for challenge in challenges {
             resp.headers_mut()
@@ -355,6 +359,13 @@ fn error_in(
         }
     }
     resp
+}
+
+/// 0.3 knows no `application/a2a+json`: its REST answers are
+/// `application/json` (0.3 spec 3.2.3).
+fn v03_media_type(resp: &mut Response<Body>) {
+    resp.headers_mut()
+        .insert(CONTENT_TYPE, crate::media::APPLICATION_JSON_VALUE);
 }
 
 fn json_response(head: &Parts, status: StatusCode, json: Vec<u8>) -> Response<Body> {

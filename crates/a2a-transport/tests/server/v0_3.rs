@@ -151,18 +151,98 @@ fn the_card_is_readable_by_0_3_clients_next_to_its_1_0_members() {
     );
 }
 
-#[test]
-fn a_0_3_caller_on_the_1_0_http_json_routes_is_told_the_version() {
-    let server = server();
+/// An HTTP+JSON request without `A2A-Version`: a 0.3 REST client.
+fn rest_03(
+    server: &a2a_transport::A2aServer<Memory>,
+    method: Method,
+    path: &str,
+    body: Option<Value>,
+) -> Answer {
     let req = Request::builder()
-        .method(Method::GET)
-        .uri("/tasks/t-1")
+        .method(method)
+        .uri(path)
         .header("authorization", "Bearer t0k3n")
-        .body(Bytes::new())
+        .header("content-type", "application/json");
+    let body = body.map_or_else(Bytes::new, |b| Bytes::from(b.to_string()));
+    send(server, req.body(body).unwrap())
+}
+
+#[test]
+fn a_0_3_rest_caller_is_routed_read_and_answered_in_the_0_3_proto_form() {
+    let server = server();
+    let body = json!({"message": {"messageId": "m-1", "role": "ROLE_USER",
+        "content": [{"text": "hello"}]}, "configuration": {"blocking": true}});
+    let a = rest_03(&server, Method::POST, "/v1/message:send", Some(body));
+    assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
+    assert_eq!(a.headers["content-type"], "application/json");
+    let task = &a.json()["task"];
+    assert_eq!(task["status"]["state"], "TASK_STATE_COMPLETED", "{task}");
+    assert_eq!(task["history"][0]["content"][0]["text"], "hello", "{task}");
+    let id = task["id"].as_str().unwrap().to_owned();
+    let got = rest_03(&server, Method::GET, &format!("/v1/tasks/{id}"), None);
+    assert_eq!(got.json()["id"], id.as_str());
+    // Both methods subscribe (0.3 spec 3.5.6 and its method section).
+    for method in [Method::GET, Method::POST] {
+        let a = rest_03(&server, method, "/v1/tasks/nope:subscribe", None);
+        assert_eq!(a.status, 404);
+        assert_eq!(a.json()["code"], -32001);
+    }
+}
+
+#[test]
+fn a_0_3_rest_stream_is_0_3_stream_responses_with_final() {
+    let server = server();
+    let body = json!({"message": {"messageId": "m-1", "role": "ROLE_USER",
+        "content": [{"text": "hello"}]}});
+    let a = rest_03(&server, Method::POST, "/v1/message:stream", Some(body));
+    let events: Vec<Value> = a
+        .events()
+        .iter()
+        .map(|e| serde_json::from_slice(&e.data).unwrap())
+        .collect();
+    let last = events.last().unwrap();
+    assert_eq!(last["statusUpdate"]["final"], true, "{events:?}");
+    for e in &events {
+        let members: Vec<&String> = e.as_object().unwrap().keys().collect();
+        assert!(
+            matches!(members[..], [m] if ["task", "statusUpdate", "artifactUpdate"].contains(&m.as_str())),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn a_0_3_rest_error_is_a_jsonrpc_error_object_and_list_tasks_is_not_found() {
+    let server = server();
+    let unknown = rest_03(&server, Method::GET, "/v1/tasks/nope", None);
+    assert_eq!(unknown.status, 404);
+    assert_eq!(unknown.json()["code"], -32001);
+    let list = rest_03(&server, Method::GET, "/v1/tasks", None);
+    assert_eq!(list.status, 404);
+    assert_eq!(list.json()["code"], -32601);
+    // The 1.0 paths are not 0.3 routes.
+    let old = rest_03(&server, Method::GET, "/tasks/t-1", None);
+    assert_eq!(old.json()["code"], -32601);
+    assert_valid(&[
+        Case::new("not found", "TaskNotFoundError", &unknown.body),
+        Case::new("no tasks/list", "MethodNotFoundError", &list.body),
+    ]);
+}
+
+#[test]
+fn a_1_0_rest_caller_of_the_same_server_reads_v1_as_a_tenant() {
+    let server = server();
+    let req = Request::post("/v1/message:send")
+        .header("authorization", "Bearer t0k3n")
+        .header("a2a-version", "1.0")
+        .header("content-type", "application/json")
+        .body(Bytes::from_static(
+            br#"{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}]}}"#,
+        ))
         .unwrap();
     let a = send(&server, req);
-    assert_eq!(a.status, 400, "{:?}", String::from_utf8_lossy(&a.body));
-    assert!(String::from_utf8_lossy(&a.body).contains("VERSION_NOT_SUPPORTED"));
+    assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
+    assert!(a.json()["task"]["history"][0]["parts"].is_array());
 }
 
 /// `serve` (custom transports) reads and answers 1.0 only: a 0.3 caller

@@ -28,12 +28,17 @@ use crate::{A2aError, A2aRequest, Operation, Reply, StreamResponse};
 /// `limits.max_input_bytes` is refused before parsing; nesting is bounded
 /// by [`RECURSION_LIMIT`](crate::RECURSION_LIMIT).
 ///
-/// `CreateTaskPushNotificationConfig` takes both forms the 0.3 clients
-/// send: the Python client's `CreateTaskPushNotificationConfigRequest`
-/// (`{parent, configId, config}`) and the JavaScript client's bare
-/// `TaskPushNotificationConfig` (`{name, pushNotificationConfig}`), told
-/// apart by the `config` member. `CancelTask`'s `name` is not read: the
-/// path names the task.
+/// Bodies in the JSON-RPC `params` shapes (0.3 spec 7, what a2a-core's
+/// own 0.3 client sends) are read too, told apart by their shape: a
+/// `SendMessage` body whose `message` has `kind` or `parts` (the proto
+/// form has neither: `content`) is decoded by the JSON-RPC codec, `kind`
+/// REQUIRED as there. `CreateTaskPushNotificationConfig` takes all three
+/// forms: the Python client's `CreateTaskPushNotificationConfigRequest`
+/// (`{parent, configId, config}`, told by `config`), the JavaScript
+/// client's `TaskPushNotificationConfig` (`{name,
+/// pushNotificationConfig}`) and the JSON-RPC one (`{taskId,
+/// pushNotificationConfig}`). `CancelTask`'s `name` is not read: the
+/// path names the task; the other bodies (`{id}`) read alike in both.
 ///
 /// ```
 /// use a2a_types::{v0_3, A2aRequest, DecodeLimits, Operation, Part};
@@ -42,7 +47,7 @@ use crate::{A2aError, A2aRequest, Operation, Reply, StreamResponse};
 ///     "content":[{"text":"hi"}]},"configuration":{"blocking":true}}"#;
 /// let request = v0_3::request_from_rest(Operation::SendMessage, body, &DecodeLimits::new())?;
 /// let A2aRequest::SendMessage(send) = request else { unreachable!() };
-/// assert_eq!(send.message.unwrap().parts, vec![Part::text("hi")]);
+/// assert_eq!(send.message.parts, vec![Part::text("hi")]);
 /// # Ok::<(), a2a_types::DecodeError>(())
 /// ```
 pub fn request_from_rest(
@@ -52,6 +57,18 @@ pub fn request_from_rest(
 ) -> Result<A2aRequest, DecodeError> {
     let mut tree: Value = crate::decode::from_slice_with_limits(body, limits)?;
     match op {
+        Operation::SendMessage | Operation::SendStreamingMessage if is_jsonrpc_send(&tree) => {
+            let params = crate::decode::from_slice_with_limits::<
+                Option<super::V03<crate::SendMessageRequest>>,
+            >(body, limits)?
+            .map(|p| p.0)
+            .unwrap_or_default();
+            return Ok(if op == Operation::SendMessage {
+                A2aRequest::SendMessage(params)
+            } else {
+                A2aRequest::SendStreamingMessage(params)
+            });
+        }
         Operation::SendMessage | Operation::SendStreamingMessage => send_request_in(&mut tree),
         Operation::CreateTaskPushNotificationConfig => {
             tree = push_request_in(tree);
@@ -116,6 +133,14 @@ pub fn error_to_rest(err: &A2aError) -> Vec<u8> {
 }
 
 // ---- 0.3 → 1.0 (input) ----
+
+/// Whether a send body is in the JSON-RPC shape: its message is
+/// `kind`-tagged or has `parts` (the proto's is `content`).
+fn is_jsonrpc_send(tree: &Value) -> bool {
+    tree.get("message")
+        .and_then(Value::as_object)
+        .is_some_and(|m| m.contains_key("kind") || m.contains_key("parts"))
+}
 
 fn rename(map: &mut Map<String, Value>, from: &str, to: &str) {
     if let Some(v) = map.remove(from) {
@@ -227,11 +252,13 @@ fn push_request_in(tree: Value) -> Value {
         }
         None => (None, None),
     };
-    let (task, named_id) = map
+    let (named_task, named_id) = map
         .get("name")
         .and_then(Value::as_str)
         .map(resource_ids)
         .unwrap_or_default();
+    // The JSON-RPC form names the task by `taskId`.
+    let task = named_task.or_else(|| map.get("taskId").and_then(Value::as_str).map(str::to_owned));
     let Some(config) = map.remove("pushNotificationConfig") else {
         return Value::Object(map);
     };
@@ -552,4 +579,223 @@ fn card_out(card: &crate::AgentCard) -> Result<Value, crate::json::Error> {
         }
     }
     Ok(Value::Object(map))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        DecodeErrorKind, Message, Part, Role, SendMessageResponse, Task, TaskArtifactUpdateEvent,
+        TaskPushNotificationConfig, TaskState, TaskStatus, TaskStatusUpdateEvent,
+    };
+    use serde_json::json;
+
+    fn read(op: Operation, body: Value) -> A2aRequest {
+        request_from_rest(op, body.to_string().as_bytes(), &DecodeLimits::new()).unwrap()
+    }
+
+    fn tree(bytes: Vec<u8>) -> Value {
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
+    #[test]
+    fn the_proto_send_body_reads_into_the_model() {
+        let body = json!({"message": {"messageId": "m1", "role": "ROLE_USER", "content": [
+            {"text": "hi"},
+            {"file": {"fileWithBytes": "aGk=", "mimeType": "text/plain", "name": "a.txt"}},
+            {"file": {"fileWithUri": "https://x/y"}},
+            {"data": {"data": {"a": 1}}}]},
+            "configuration": {"acceptedOutputModes": ["text/plain"], "historyLength": 2,
+                "pushNotification": {"url": "https://h", "authentication": {"schemes": ["Bearer"]}}}});
+        let A2aRequest::SendMessage(r) = read(Operation::SendMessage, body) else {
+            panic!("not a send")
+        };
+        let m = r.message;
+        assert_eq!(m.role, Role::User);
+        assert_eq!(m.parts[0], Part::text("hi"));
+        let file = serde_json::to_value(&m.parts[1]).unwrap();
+        assert_eq!(
+            file,
+            json!({"raw": "aGk=", "mediaType": "text/plain", "filename": "a.txt"})
+        );
+        assert_eq!(
+            serde_json::to_value(&m.parts[2]).unwrap(),
+            json!({"url": "https://x/y"})
+        );
+        assert_eq!(
+            serde_json::to_value(&m.parts[3]).unwrap(),
+            json!({"data": {"a": 1}})
+        );
+        let c = serde_json::to_value(r.configuration.unwrap()).unwrap();
+        // A configuration without `blocking` is proto3 false: return at once.
+        assert_eq!(c["returnImmediately"], true);
+        assert_eq!(c["historyLength"], 2);
+        assert_eq!(
+            c["taskPushNotificationConfig"]["authentication"]["scheme"],
+            "Bearer"
+        );
+    }
+
+    #[test]
+    fn blocking_true_blocks_and_no_configuration_blocks() {
+        let m = json!({"messageId": "m", "role": "ROLE_USER", "content": [{"text": "x"}]});
+        let A2aRequest::SendMessage(r) = read(
+            Operation::SendMessage,
+            json!({"message": m, "configuration": {"blocking": true}}),
+        ) else {
+            panic!()
+        };
+        assert!(!r.configuration.unwrap().return_immediately);
+        let A2aRequest::SendStreamingMessage(r) =
+            read(Operation::SendStreamingMessage, json!({"request": m}))
+        else {
+            panic!()
+        };
+        assert!(r.configuration.is_none());
+        assert_eq!(r.message.message_id, "m");
+    }
+
+    #[test]
+    fn the_jsonrpc_send_shape_is_read_too_kind_required() {
+        let body = json!({"message": {"kind": "message", "messageId": "m", "role": "user",
+            "parts": [{"kind": "text", "text": "hi"}]}});
+        let A2aRequest::SendMessage(r) = read(Operation::SendMessage, body) else {
+            panic!()
+        };
+        assert_eq!(r.message.parts, vec![Part::text("hi")]);
+        // `parts` without `kind` is the JSON-RPC shape, where kind is REQUIRED.
+        let bad = json!({"message": {"messageId": "m", "role": "user", "parts": [{"text": "hi"}]}});
+        let e = request_from_rest(
+            Operation::SendMessage,
+            bad.to_string().as_bytes(),
+            &DecodeLimits::new(),
+        )
+        .unwrap_err();
+        assert_eq!(e.kind(), DecodeErrorKind::Data, "{e}");
+    }
+
+    #[test]
+    fn the_three_create_push_config_bodies_read_alike() {
+        let inner = json!({"url": "https://h", "token": "t",
+            "authentication": {"schemes": ["Bearer", "Basic"], "credentials": "c"}});
+        let python = json!({"parent": "tasks/t1", "configId": "c1",
+            "config": {"name": "tasks/t1/pushNotificationConfigs/c1", "pushNotificationConfig": inner}});
+        let js =
+            json!({"name": "tasks/t1/pushNotificationConfigs/c1", "pushNotificationConfig": inner});
+        let mut with_id = inner.clone();
+        with_id["id"] = json!("c1");
+        let rpc = json!({"taskId": "t1", "pushNotificationConfig": with_id});
+        let want = json!({"id": "c1", "taskId": "t1", "url": "https://h", "token": "t",
+            "authentication": {"scheme": "Bearer", "credentials": "c"}});
+        for body in [python, js, rpc] {
+            let r = read(Operation::CreateTaskPushNotificationConfig, body.clone());
+            assert_eq!(serde_json::to_value(&r).unwrap(), want, "{body}");
+        }
+    }
+
+    #[test]
+    fn input_limits_are_the_models() {
+        let limits = DecodeLimits::new().with_max_input_bytes(16);
+        let body = br#"{"message":{"messageId":"m","content":[]}}"#;
+        let e = request_from_rest(Operation::SendMessage, body, &limits).unwrap_err();
+        assert_eq!(e.kind(), DecodeErrorKind::TooLarge);
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let e = request_from_rest(
+            Operation::SendMessage,
+            deep.as_bytes(),
+            &DecodeLimits::new(),
+        )
+        .unwrap_err();
+        assert_ne!(e.kind(), DecodeErrorKind::TooLarge);
+        for junk in [&b"{"[..], b"[1,2", b"\"x\"", b"{\"message\":5}", b"\xff"] {
+            assert!(request_from_rest(Operation::SendMessage, junk, &DecodeLimits::new()).is_err());
+        }
+    }
+
+    fn task() -> Task {
+        let mut message = Message::new(Role::User, "m1", vec![Part::text("hi")]);
+        message.reference_task_ids = vec!["other".to_owned()];
+        let mut task = Task::new("t1", "c1", TaskState::Canceled);
+        task.history = vec![message];
+        task
+    }
+
+    #[test]
+    fn a_task_is_written_with_the_0_3_proto_fields_only() {
+        let out = tree(reply_to_rest(&Reply::GetTask(task())).unwrap());
+        assert_eq!(
+            out,
+            json!({"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_CANCELLED"},
+                "history": [{"messageId": "m1", "role": "ROLE_USER", "content": [{"text": "hi"}]}]})
+        );
+        let sent =
+            tree(reply_to_rest(&Reply::SendMessage(SendMessageResponse::from(task()))).unwrap());
+        assert_eq!(sent["task"]["id"], "t1");
+    }
+
+    #[test]
+    fn parts_are_written_as_0_3_file_and_data_parts() {
+        let parts: Vec<Part> = serde_json::from_value(json!([
+            {"raw": "aGk=", "mediaType": "text/plain", "filename": "a.txt"},
+            {"url": "https://x", "metadata": {"k": 1}},
+            {"data": [1, 2]}]))
+        .unwrap();
+        let message = Message::new(Role::Agent, "m", parts);
+        let out =
+            tree(reply_to_rest(&Reply::SendMessage(SendMessageResponse::from(message))).unwrap());
+        assert_eq!(
+            out["message"]["content"],
+            json!([
+                {"file": {"fileWithBytes": "aGk=", "mimeType": "text/plain", "name": "a.txt"}},
+                {"file": {"fileWithUri": "https://x"}, "metadata": {"k": 1}},
+                {"data": {"data": {"value": [1, 2]}}}])
+        );
+    }
+
+    #[test]
+    fn status_updates_say_final_where_a_1_0_stream_ends() {
+        let working = TaskStatusUpdateEvent::new("t", "c", TaskStatus::new(TaskState::Working));
+        let out = tree(event_to_rest(&working.into()).unwrap());
+        assert_eq!(
+            out,
+            json!({"statusUpdate": {"taskId": "t", "contextId": "c",
+                "status": {"state": "TASK_STATE_WORKING"}}})
+        );
+        let done = TaskStatusUpdateEvent::new("t", "c", TaskStatus::new(TaskState::Completed));
+        let out = tree(event_to_rest(&done.into()).unwrap());
+        assert_eq!(out["statusUpdate"]["final"], true);
+        let artifact: TaskArtifactUpdateEvent = serde_json::from_value(json!({
+            "taskId": "t", "contextId": "c", "append": true,
+            "artifact": {"artifactId": "a", "parts": [{"text": "x"}]}}))
+        .unwrap();
+        let out = tree(event_to_rest(&artifact.into()).unwrap());
+        assert_eq!(
+            out,
+            json!({"artifactUpdate": {"taskId": "t", "contextId": "c", "append": true,
+                "artifact": {"artifactId": "a", "parts": [{"text": "x"}]}}})
+        );
+    }
+
+    #[test]
+    fn push_configs_are_written_nested_and_named() {
+        let config: TaskPushNotificationConfig = serde_json::from_value(json!({
+            "tenant": "x", "id": "c1", "taskId": "t1", "url": "https://h",
+            "authentication": {"scheme": "Bearer"}}))
+        .unwrap();
+        let out = tree(reply_to_rest(&Reply::GetTaskPushNotificationConfig(config)).unwrap());
+        assert_eq!(
+            out,
+            json!({"name": "tasks/t1/pushNotificationConfigs/c1", "pushNotificationConfig":
+                {"id": "c1", "url": "https://h", "authentication": {"schemes": ["Bearer"]}}})
+        );
+    }
+
+    #[test]
+    fn list_tasks_has_no_0_3_body_and_errors_are_jsonrpc_objects() {
+        let list = Reply::ListTasks(crate::ListTasksResponse::default());
+        assert!(reply_to_rest(&list).is_err());
+        let out = tree(error_to_rest(&A2aError::task_not_found("t")));
+        assert_eq!(out["code"], -32001);
+        assert!(out["message"].as_str().is_some());
+    }
 }
