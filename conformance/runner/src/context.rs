@@ -78,7 +78,8 @@ impl Session {
                     None => problems.push((
                         binding,
                         format!(
-                            "the card declares no {binding} interface for protocol version 1.0"
+                            "the card declares no {binding} interface for protocol version {}",
+                            target.version
                         ),
                     )),
                 },
@@ -111,7 +112,10 @@ impl Session {
                     }
                     (None, _) => problems.push((
                         binding,
-                        "the card declares no GRPC interface for protocol version 1.0".to_owned(),
+                        format!(
+                            "the card declares no GRPC interface for protocol version {}",
+                            target.version
+                        ),
                     )),
                 },
                 Binding::Http => {}

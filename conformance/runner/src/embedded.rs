@@ -12,7 +12,7 @@ use a2a_reference_agent::{AgentConfig, HttpPushSender, PushSender, ReferenceAgen
 use a2a_signing::{CardSigner, Jwk, JwkSet, SigningKey};
 use a2a_transport::{
     client::CardResolver, push::Resolve, server::BearerAuth, webhook::Allowlist, A2aServer,
-    A2aService, BoxFuture, HttpClient, Principal, ServerConfig,
+    A2aService, BoxFuture, HttpClient, Principal, ProtocolVersion, ServerConfig,
 };
 use a2a_types::{AgentCard, AgentInterface};
 use tokio::sync::oneshot;
@@ -76,6 +76,11 @@ pub struct Embedded {
     pub auth: bool,
     /// The timings (the agent's work step follows them).
     pub timing: Timing,
+    /// Serve A2A 0.3 too (the reference agent's `--v0-3`): a JSONRPC 0.3
+    /// interface at the JSON-RPC URL, requests without `A2A-Version`
+    /// served as 0.3. Off by default: it changes the card and what a
+    /// request without `A2A-Version` gets, which the 1.0 run checks.
+    pub v0_3: bool,
 }
 
 impl Default for Embedded {
@@ -85,6 +90,7 @@ impl Default for Embedded {
             push_notifications: true,
             auth: true,
             timing: Timing::STANDARD,
+            v0_3: false,
         }
     }
 }
@@ -134,8 +140,24 @@ impl Embedded {
         config
     }
 
+    /// `interfaces`, plus a JSONRPC 0.3 interface at `jsonrpc_url` when
+    /// serving 0.3 (as the reference agent's `--v0-3` does).
+    fn with_v0_3(
+        &self,
+        mut interfaces: Vec<AgentInterface>,
+        jsonrpc_url: String,
+    ) -> Vec<AgentInterface> {
+        if self.v0_3 {
+            interfaces.push(AgentInterface::new(jsonrpc_url, "JSONRPC", "0.3"));
+        }
+        interfaces
+    }
+
     fn server_config(&self, agent: &ReferenceAgent) -> ServerConfig {
-        let config = agent.server_config();
+        let mut config = agent.server_config();
+        if self.v0_3 {
+            config = config.with_versions([ProtocolVersion::V1_0, ProtocolVersion::V0_3]);
+        }
         if !self.auth {
             return config;
         }
@@ -166,11 +188,14 @@ impl Embedded {
     /// to the server's `handle`, webhooks to a [`MemoryPushSender`].
     pub async fn in_memory(&self, wrappers: Wrappers) -> Target {
         let webhook = Webhook::new(MEMORY_HOOKS);
-        let interfaces = vec![
-            AgentInterface::new(format!("{MEMORY_BASE}/"), "JSONRPC", "1.0"),
-            AgentInterface::new(MEMORY_BASE, "HTTP+JSON", "1.0"),
-            AgentInterface::new(MEMORY_BASE, "GRPC", "1.0"),
-        ];
+        let interfaces = self.with_v0_3(
+            vec![
+                AgentInterface::new(format!("{MEMORY_BASE}/"), "JSONRPC", "1.0"),
+                AgentInterface::new(MEMORY_BASE, "HTTP+JSON", "1.0"),
+                AgentInterface::new(MEMORY_BASE, "GRPC", "1.0"),
+            ],
+            format!("{MEMORY_BASE}/"),
+        );
         let mut push: Arc<dyn PushSender> = Arc::new(MemoryPushSender::new(webhook.clone()));
         if let Some(wrap) = wrappers.push {
             push = wrap(push);
@@ -264,12 +289,15 @@ impl Embedded {
         let secure_receiver = serve_webhook_tls(secure_hooks, secure.clone(), acceptor);
         let (listener, addr) = loopback_listener().await?;
         let base = format!("http://{addr}");
-        let interfaces = vec![
-            AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
-            AgentInterface::new(base.clone(), "HTTP+JSON", "1.0"),
-            // h2c on the same port (`a2a_hyper::serve`).
-            AgentInterface::new(base.clone(), "GRPC", "1.0"),
-        ];
+        let interfaces = self.with_v0_3(
+            vec![
+                AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
+                AgentInterface::new(base.clone(), "HTTP+JSON", "1.0"),
+                // h2c on the same port (`a2a_hyper::serve`).
+                AgentInterface::new(base.clone(), "GRPC", "1.0"),
+            ],
+            format!("{base}/"),
+        );
         let mut allow = Allowlist::new();
         allow
             .allow(&format!("{}/32", hooks_addr.ip()))

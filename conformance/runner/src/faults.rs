@@ -47,6 +47,19 @@ enum FaultKind {
 }
 
 impl Fault {
+    /// The protocol version whose run catches the fault: 0.3 for the
+    /// faults of the 0.3 wire form (run against the embedded agent with
+    /// `v0_3` on, at [`Target::at_version`](crate::Target::at_version)),
+    /// else 1.0.
+    pub fn version(&self) -> a2a_transport::ProtocolVersion {
+        match self.kind {
+            FaultKind::Http(
+                HttpFault::V03ServedAs1_0 | HttpFault::V03KindMissing | HttpFault::V03Enums1_0,
+            ) => a2a_transport::ProtocolVersion::V0_3,
+            _ => a2a_transport::ProtocolVersion::V1_0,
+        }
+    }
+
     /// The wrappers that put the fault into an embedded agent.
     pub fn wrappers(&self) -> Wrappers {
         let mut w = Wrappers::default();
@@ -137,6 +150,9 @@ faults! {
     "input-modes-ignored", Http(InputModesIgnored), "accepts message parts of media types its card does not accept";
     "a2a-json-always", Http(A2aJsonAlways), "answers application/a2a+json to a client accepting only application/json";
     "405-not-found", Http(MethodNotAllowedNotFound), "labels 405 answers with status NOT_FOUND";
+    "v0_3-served-as-1_0", Http(V03ServedAs1_0), "serves a 0.3 request with 1.0 semantics and shapes (against spec 3.6.2)";
+    "v0_3-kind-missing", Http(V03KindMissing), "leaves kind out of 0.3 tasks, messages, parts and events";
+    "v0_3-enums-1_0", Http(V03Enums1_0), "spells 0.3 states and roles the 1.0 way (TASK_STATE_COMPLETED, ROLE_AGENT)";
     "no-last-modified", Http(NoLastModified), "serves the card without Last-Modified and ignores If-Modified-Since";
     "extended-card-uncached", Http(ExtendedCardUncached), "serves the extended card without ETag or Cache-Control";
     "field-rules-unchecked", Http(FieldRulesUnchecked), "answers a negative historyLength or an out-of-bounds pageSize as if it were unset";
@@ -278,6 +294,9 @@ enum HttpFault {
     SignedCardChanged,
     SignatureWrongKid,
     SignatureCoversSignatures,
+    V03ServedAs1_0,
+    V03KindMissing,
+    V03Enums1_0,
 }
 
 /// Faults of push delivery.
@@ -606,6 +625,9 @@ impl HttpClient for FaultyHttp {
                 HttpFault::LastEventIdIgnored => {
                     request.headers_mut().remove(a2a_transport::LAST_EVENT_ID);
                 }
+                HttpFault::V03ServedAs1_0 => {
+                    request = as_1_0(request);
+                }
                 HttpFault::FieldRulesUnchecked => {
                     // The server's pipeline refuses these values, so the
                     // fault takes them out before it looks: what an agent
@@ -711,6 +733,59 @@ impl<F: FnMut(Bytes) -> Bytes + Send + Unpin + 'static> Stream for MapChunks<F> 
     }
 }
 
+/// A 0.3 JSON-RPC request turned into the 1.0 request it means (1.0
+/// method name and params, `A2A-Version: 1.0`): the server then answers
+/// in 1.0, as a server serving 0.3 requests with 1.0 semantics would.
+fn as_1_0(mut request: http::Request<Bytes>) -> http::Request<Bytes> {
+    let mut config = a2a_jsonrpc::DecodeConfig::default();
+    config.methods = a2a_jsonrpc::MethodTable::V0_3;
+    config.validate = false;
+    if let Ok(decoded) = a2a_jsonrpc::decode_request(request.body(), &config) {
+        *request.body_mut() =
+            Bytes::from(a2a_jsonrpc::encode_request(&decoded.id, &decoded.request));
+        request
+            .headers_mut()
+            .insert("a2a-version", http::HeaderValue::from_static("1.0"));
+        request.headers_mut().remove(http::header::CONTENT_LENGTH);
+    }
+    request
+}
+
+/// The text without its `"kind":"..."` members (compact JSON).
+fn without_kind(text: &str) -> String {
+    let mut t = text.to_owned();
+    while let Some(at) = t.find("\"kind\":\"") {
+        let value = at + "\"kind\":\"".len();
+        let mut end = t[value..].find('"').map_or(t.len(), |e| value + e + 1);
+        if t[end..].starts_with(',') {
+            end += 1;
+        } else if at > 0 && t[..at].ends_with(',') {
+            t.replace_range(at - 1..end, "");
+            continue;
+        }
+        t.replace_range(at..end, "");
+    }
+    t
+}
+
+/// 0.3 `state` and `role` values spelled the 1.0 way.
+fn enums_1_0(text: &str) -> String {
+    let mut t = text.replace("\"role\":\"user\"", "\"role\":\"ROLE_USER\"");
+    t = t.replace("\"role\":\"agent\"", "\"role\":\"ROLE_AGENT\"");
+    let mut from = 0;
+    while let Some(at) = t[from..].find("\"state\":\"").map(|i| from + i) {
+        let start = at + "\"state\":\"".len();
+        let end = t[start..].find('"').map_or(t.len(), |e| start + e);
+        from = end;
+        if let Some(state) = a2a_types::v0_3::state_from_str(&t[start..end]) {
+            let name = state.as_str_name();
+            t.replace_range(start..end, name);
+            from = start + name.len();
+        }
+    }
+    t
+}
+
 /// Rewrites of the body's text.
 fn text_fault(fault: HttpFault, body: Bytes) -> Bytes {
     let Ok(text) = std::str::from_utf8(&body) else {
@@ -734,6 +809,8 @@ fn text_fault(fault: HttpFault, body: Bytes) -> Bytes {
             t
         }
         HttpFault::SnakeCaseFields => text.replace("\"contextId\":", "\"context_id\":"),
+        HttpFault::V03KindMissing => without_kind(text),
+        HttpFault::V03Enums1_0 => enums_1_0(text),
         HttpFault::SseIdsMissing => text
             .split_inclusive('\n')
             .filter(|line| !line.starts_with("id:"))

@@ -10,7 +10,7 @@ mod client_cli;
 
 use a2a_conformance::{
     run, scenarios, serve_webhook, Binding, Caller, Embedded, Outcome, Progress, Remote,
-    RunOptions, Webhook,
+    RunOptions, Target, Webhook,
 };
 
 const USAGE: &str = "\
@@ -34,6 +34,11 @@ HTTP+JSON and gRPC over h2c) and in process, and runs every scenario against it.
                           without one fails card.signature-required
   --jwks <file>           trust the keys of this JWKS file for the card's signatures; without it,
                           each signature's jku is fetched to report whether the card verifies
+  --version <1.0|0.3>     the A2A version to test (default: 1.0, or 0.3 when the card offers
+                          only 0.3 interfaces). At 0.3 the card's 0.3 interfaces are called in
+                          0.3; 1.0 wire and card scenarios and ListTasks scenarios skip, and
+                          the 0.3 wire scenarios run. Without --url, the embedded agent
+                          serves 0.3 too (its --v0-3)
   --contract              the agent follows the reference agent's message-text contract: a
                           failed contract probe fails instead of skipping
   --only <pattern>        run only scenarios whose id contains <pattern>, or whose section
@@ -67,6 +72,7 @@ struct Options {
     junit: Option<String>,
     jobs: Option<usize>,
     quiet: bool,
+    version: Option<a2a_transport::ProtocolVersion>,
 }
 
 enum Parsed {
@@ -147,6 +153,18 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
                 );
             }
             "--quiet" => o.quiet = true,
+            "--version" => {
+                let v = value("--version")?;
+                o.version = Some(match v.trim() {
+                    "1.0" => a2a_transport::ProtocolVersion::V1_0,
+                    "0.3" => a2a_transport::ProtocolVersion::V0_3,
+                    other => {
+                        return Err(format!(
+                            "--version {other:?}: this runner tests 1.0 and 0.3"
+                        ))
+                    }
+                });
+            }
             "--list" => return Ok(Parsed::List),
             other => return Err(format!("unknown argument {other:?} (see --help)")),
         }
@@ -226,6 +244,13 @@ fn progress(quiet: bool) -> Option<a2a_conformance::ProgressFn> {
     }))
 }
 
+/// The embedded agent, serving 0.3 too for a 0.3 run.
+fn embedded(version: Option<a2a_transport::ProtocolVersion>) -> Embedded {
+    let mut e = Embedded::default();
+    e.v0_3 = version == Some(a2a_transport::ProtocolVersion::V0_3);
+    e
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("client") {
@@ -252,7 +277,7 @@ fn main() -> ExitCode {
     };
     runtime.block_on(async move {
         let (target, running) = match &options.url {
-            None => match Embedded::default().on_loopback().await {
+            None => match embedded(options.version).on_loopback().await {
                 Ok((t, r)) => (t, Some(Running::Embedded(r))),
                 Err(e) => {
                     eprintln!("a2a-conformance: cannot start the embedded agent on loopback: {e}");
@@ -287,8 +312,12 @@ fn main() -> ExitCode {
                 (target, receiver.map(Running::Webhook))
             }
         };
+        let version = options
+            .version
+            .unwrap_or_else(|| Target::version_for(&target.card));
+        let target = target.at_version(version);
         eprintln!(
-            "a2a-conformance: testing {} ({})",
+            "a2a-conformance: testing {} ({}) at A2A {version}",
             target.name, target.base_url
         );
         let run_options = RunOptions {
@@ -296,7 +325,7 @@ fn main() -> ExitCode {
             jobs: options.jobs.unwrap_or(8),
             progress: progress(options.quiet),
         };
-        let all = scenarios::all();
+        let all = scenarios::for_version(version);
         let report = run(target, &all, &run_options).await;
         if let Some(running) = running {
             running.stop();

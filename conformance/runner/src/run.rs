@@ -139,6 +139,13 @@ pub async fn run(target: Target, scenarios: &[Scenario], options: &RunOptions) -
 }
 
 async fn run_one(session: &Session, scenario: Scenario, binding: Binding, index: usize) -> Done {
+    if let Some(why) = crate::scenarios::v0_3::skip_reason(session.target.version, &scenario) {
+        return Done {
+            index,
+            record: record(scenario, binding, Outcome::Skip, why.to_owned(), 0),
+            notes: Vec::new(),
+        };
+    }
     let started = Instant::now();
     let cx = Ctx::new(session, binding);
     let limit = session.target.timing.scenario_timeout;

@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_transport::{A2aService, HttpClient, Principal};
+use a2a_transport::{A2aService, HttpClient, Principal, ProtocolVersion};
 use a2a_types::{AgentCard, AgentInterface};
 use http::HeaderMap;
 
@@ -124,6 +124,10 @@ pub struct Target {
     /// `--require-signature`: a card without a valid signature fails
     /// `card.signature-required`.
     pub require_signature: bool,
+    /// The protocol version the run speaks (`--version`): the card's
+    /// interfaces at this version are tested. Default 1.0; see
+    /// [`Target::at_version`].
+    pub version: ProtocolVersion,
 }
 
 impl fmt::Debug for Target {
@@ -147,10 +151,7 @@ impl Target {
         http: Arc<dyn HttpClient>,
         card: AgentCard,
     ) -> Target {
-        let bindings = [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc]
-            .into_iter()
-            .filter(|b| interface_of(&card, *b).is_some())
-            .collect();
+        let bindings = bindings_at(&card, ProtocolVersion::V1_0);
         Target {
             name: name.into(),
             base_url: base_url.into(),
@@ -168,35 +169,67 @@ impl Target {
             notices: Vec::new(),
             trusted_keys: None,
             require_signature: false,
+            version: ProtocolVersion::V1_0,
+        }
+    }
+
+    /// The same target tested at `version`: its bindings become those the
+    /// card declares at that version (in-process and line runs have no
+    /// version, and run with 1.0 only). A 0.3 run speaks 0.3 to the card's
+    /// 0.3 interfaces through the same client (`HttpTransport` at 0.3).
+    pub fn at_version(mut self, version: ProtocolVersion) -> Target {
+        self.version = version;
+        if version != ProtocolVersion::V1_0 {
+            self.bindings = bindings_at(&self.card, version);
+        }
+        self
+    }
+
+    /// The version a run against `card` speaks when none is asked for:
+    /// 1.0, or 0.3 when the card offers only 0.3 interfaces.
+    pub fn version_for(card: &AgentCard) -> ProtocolVersion {
+        if bindings_at(card, ProtocolVersion::V1_0).is_empty()
+            && !bindings_at(card, ProtocolVersion::V0_3).is_empty()
+        {
+            ProtocolVersion::V0_3
+        } else {
+            ProtocolVersion::V1_0
         }
     }
 
     /// The card's first interface for `binding` at protocol version 1.0
     /// (spec 8.3.2: earlier entries are preferred).
     pub fn interface(&self, binding: Binding) -> Option<AgentInterface> {
-        interface_of(&self.card, binding).cloned()
+        interface_of(&self.card, binding, self.version).cloned()
     }
 }
 
-/// The first interface of `card` for `binding` at protocol version 1.0
+/// The bindings `card` declares at `version` that the runner speaks.
+fn bindings_at(card: &AgentCard, version: ProtocolVersion) -> Vec<Binding> {
+    [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc]
+        .into_iter()
+        .filter(|b| interface_of(card, *b, version).is_some())
+        .collect()
+}
+
+/// The first interface of `card` for `binding` at protocol `version`
 /// (`Major.Minor`; a patch is ignored, spec 3.6).
-pub(crate) fn interface_of(card: &AgentCard, binding: Binding) -> Option<&AgentInterface> {
+pub(crate) fn interface_of(
+    card: &AgentCard,
+    binding: Binding,
+    version: ProtocolVersion,
+) -> Option<&AgentInterface> {
+    let at = |i: &AgentInterface| {
+        ProtocolVersion::parse(i.protocol_version.trim()).is_ok_and(|v| v == version)
+    };
     if binding == Binding::Grpc {
-        return card.supported_interfaces.iter().find(|i| {
-            i.protocol_binding.trim().eq_ignore_ascii_case("GRPC") && is_v1_0(&i.protocol_version)
-        });
+        return card
+            .supported_interfaces
+            .iter()
+            .find(|i| i.protocol_binding.trim().eq_ignore_ascii_case("GRPC") && at(i));
     }
     let want = binding.transport()?;
     card.supported_interfaces.iter().find(|i| {
-        a2a_transport::Binding::from_protocol_binding(&i.protocol_binding) == Some(want)
-            && is_v1_0(&i.protocol_version)
+        a2a_transport::Binding::from_protocol_binding(&i.protocol_binding) == Some(want) && at(i)
     })
-}
-
-/// `1.0` or `1.0.<patch>`.
-pub(crate) fn is_v1_0(version: &str) -> bool {
-    let v = version.trim();
-    v == "1.0"
-        || v.strip_prefix("1.0.")
-            .is_some_and(|p| p.chars().all(|c| c.is_ascii_digit()))
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use a2a_conformance::faults::{self, Fault};
 use a2a_conformance::{run, scenarios, Embedded, Outcome, Report, RunOptions, Timing};
+use a2a_transport::ProtocolVersion;
 use tokio::sync::Semaphore;
 
 fn fast(streaming: bool, push: bool, auth: bool) -> Embedded {
@@ -59,6 +60,32 @@ async fn the_reference_agent_passes_everything() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reference_agent_passes_everything_at_0_3() {
+    let mut agent = fast(true, true, true);
+    agent.v0_3 = true;
+    let target = agent
+        .in_memory(Default::default())
+        .await
+        .at_version(ProtocolVersion::V0_3);
+    let report = run(
+        target,
+        &scenarios::for_version(ProtocolVersion::V0_3),
+        &options(),
+    )
+    .await;
+    let failed = failures(&report);
+    assert!(failed.is_empty(), "at 0.3:\n{}", failed.join("\n"));
+    let v03 = report
+        .results
+        .iter()
+        .filter(|r| r.scenario.starts_with("v0_3.") && r.outcome == Outcome::Pass)
+        .count();
+    assert_eq!(v03, 5, "the 0.3 wire scenarios pass");
+    assert!(report.totals.passed > 40, "{}", report.summary_line());
+    println!("reference agent at 0.3: {}", report.summary_line());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_fault_is_caught() {
     let all = faults::all();
     assert!(all.len() >= 25, "only {} faults", all.len());
@@ -68,8 +95,12 @@ async fn every_fault_is_caught() {
         let limit = Arc::clone(&limit);
         handles.push(tokio::spawn(async move {
             let _permit = limit.acquire_owned().await;
-            let target = fast(true, true, true).in_memory(fault.wrappers()).await;
-            let report = run(target, &scenarios::all(), &options()).await;
+            // A 0.3 fault is run at 0.3, against the agent serving 0.3.
+            let version = fault.version();
+            let mut agent = fast(true, true, true);
+            agent.v0_3 = version == ProtocolVersion::V0_3;
+            let target = agent.in_memory(fault.wrappers()).await.at_version(version);
+            let report = run(target, &scenarios::for_version(version), &options()).await;
             (fault, report)
         }));
     }

@@ -25,6 +25,7 @@ mod rest;
 mod security;
 mod streaming;
 mod tasks;
+pub(crate) mod v0_3;
 
 /// Every scenario, in report order.
 pub fn all() -> Vec<Scenario> {
@@ -40,6 +41,17 @@ pub fn all() -> Vec<Scenario> {
     out.extend(rest::list());
     out.extend(grpc::list());
     out.extend(security::list());
+    out
+}
+
+/// The scenarios of a run at `version`: [`all`], and at 0.3 the 0.3 wire
+/// scenarios too (`v0_3`; which of the others skip at 0.3 is
+/// `v0_3::skip_reason`'s to say).
+pub fn for_version(version: a2a_transport::ProtocolVersion) -> Vec<Scenario> {
+    let mut out = all();
+    if version == a2a_transport::ProtocolVersion::V0_3 {
+        out.extend(v0_3::list());
+    }
     out
 }
 
