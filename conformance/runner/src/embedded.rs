@@ -19,6 +19,7 @@ use tokio::sync::oneshot;
 
 use crate::binding::Binding;
 use crate::check::Level;
+use crate::contract::Contract;
 use crate::grpc::{GrpcWire, H2cGrpc, ServerGrpc};
 use crate::memory::ServerClient;
 use crate::net::{
@@ -241,7 +242,7 @@ impl Embedded {
         target.secure_webhook = Some(webhook.clone());
         target.webhook = Some(webhook);
         target.timing = self.timing;
-        target.expects_contract = true;
+        target.contract = Contract::Reference;
         // The signature's `jku` names no server in memory.
         target.trusted_keys = Some(embedded_jwks());
         target.require_signature = true;
@@ -333,7 +334,7 @@ impl Embedded {
         target.webhook = Some(webhook);
         target.secure_webhook = Some(secure);
         target.timing = self.timing;
-        target.expects_contract = true;
+        target.contract = Contract::Reference;
         target.require_signature = true;
         Ok((
             target,
