@@ -384,6 +384,14 @@ fn ids(tasks: &[Task]) -> String {
 /// reference contract). Skips when the agent does not accept a client
 /// contextId for the later ones.
 async fn tasks_in_one_context(cx: &Ctx<'_>, n: usize) -> Check<Vec<Task>> {
+    // Only an agent that offers ListTasks has tasks to list.
+    let probe = ListTasksRequest {
+        context_id: format!("ctx-probe-{}", cx.nonce()),
+        page_size: Some(1),
+        ..Default::default()
+    };
+    let got = cx.within(cx.svc().list_tasks(&cx.cx(), probe)).await?;
+    cx.offered(Operation::ListTasks, got)?.ok();
     let first = cx.any_task("echo first").await?;
     let mut out = vec![first];
     for i in 1..n {
