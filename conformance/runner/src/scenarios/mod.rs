@@ -59,7 +59,7 @@ pub fn markdown_table(scenarios: &[Scenario]) -> String {
     let mut counts: BTreeMap<Vec<u32>, (String, [usize; 3])> = BTreeMap::new();
     for s in &sorted {
         let on = match s.kind {
-            Kind::Behaviour => "in-process, JSONRPC, HTTP+JSON".to_owned(),
+            Kind::Behaviour => "in-process, JSONRPC, HTTP+JSON, GRPC, json-lines".to_owned(),
             Kind::Wire(b) => b.iter().map(|b| b.as_str()).collect::<Vec<_>>().join(", "),
             Kind::Card => "HTTP (card)".to_owned(),
         };
