@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use a2a_conformance::{run, scenarios, Contract, Outcome, Remote, RunOptions};
+use a2a_conformance::{run, scenarios, Contract, Embedded, Outcome, Remote, RunOptions};
 use a2a_hyper::{serve, ServeOptions};
 use a2a_transport::{A2aServer, A2aService, BoxFuture, CallContext};
 use a2a_types::{
@@ -272,6 +272,29 @@ async fn the_tck_contract_reaches_each_behaviour_through_its_prefix() {
         .map(|r| format!("{} [{}]: {}", r.scenario, r.binding, r.detail))
         .collect();
     assert!(failed.is_empty(), "{failed:#?}\n{table}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reference_agent_runs_under_the_tck_contract_too() {
+    // The reference agent reads the TCK's prefixes, streaming included:
+    // nothing fails, and the streamed-artifact and failure behaviours are
+    // reached through `tck-stream-artifact-chunked` and `tck-reject-task`.
+    // Standard timings: `test-resubscribe-message-id` works for 4 s,
+    // longer than the fast call timeout.
+    let (mut target, _running) = Embedded::default().on_loopback().await.unwrap();
+    target.contract = Contract::Tck;
+    let report = run(target, &scenarios::all(), &RunOptions::default()).await;
+    let table = report.table();
+    assert_eq!(report.totals.failed, 0, "{table}");
+    for scenario in [
+        "stream.starts-with-task",
+        "stream.closes-on-terminal",
+        "send.terminal-task",
+    ] {
+        for r in outcomes(&report, scenario) {
+            assert_eq!(r.outcome, Outcome::Pass, "{r:?}\n{table}");
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

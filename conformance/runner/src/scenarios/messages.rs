@@ -291,17 +291,35 @@ async fn terminal_task(cx: &Ctx<'_>) -> Check {
             state_name(task.status.state)
         )));
     }
+    let e = message_to_terminal(cx, &task).await?;
+    cx.note(e.kind().name());
+    // A task that ended in failure takes no more messages either, when the
+    // contract can ask for one (a refused request leaves no task).
+    if cx.contract_name().ask(Behaviour::Failure).is_some() {
+        let ask = cx.ask(Behaviour::Failure, "fail").await?;
+        if let SendMessageResponse::Task(failed) = cx.send(SendMessageRequest::new(ask)).await? {
+            let e = message_to_terminal(cx, &failed).await?;
+            cx.note(format!(
+                "{}: {}",
+                state_name(failed.status.state),
+                e.kind().name()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A follow-up to the terminal `task`: UnsupportedOperationError (3.1.1).
+async fn message_to_terminal(cx: &Ctx<'_>, task: &a2a_types::Task) -> Check<a2a_types::A2aError> {
     let m = cx.follow_up(&task.id, &task.context_id, "more");
     let got = cx
         .within(cx.svc().send_message(&cx.cx(), SendMessageRequest::new(m)))
         .await?;
-    let e = expect_error(
+    expect_error(
         got,
         ErrorKind::UnsupportedOperation,
-        "for a message to a COMPLETED task",
-    )?;
-    cx.note(e.kind().name());
-    Ok(())
+        &format!("for a message to a {} task", state_name(task.status.state)),
+    )
 }
 
 async fn invalid_message(cx: &Ctx<'_>) -> Check {
