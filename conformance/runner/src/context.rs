@@ -19,19 +19,24 @@ use tokio::sync::OnceCell;
 
 use crate::binding::Binding;
 use crate::check::{fail, skip, Check, Stop};
+use crate::contract::{Behaviour, Contract};
 use crate::grpc::GrpcWire;
 use crate::target::{Target, Timing};
 use crate::webhook::Webhook;
 
+/// A contract probe's cached verdict: `Ok` when the agent showed the
+/// behaviour, else what it answered.
+type Probe = OnceCell<Result<(), String>>;
+
 /// A target prepared for a run: the transports of its bindings and the
-/// cached results of the message-contract probe.
+/// cached results of the contract probes, one per binding and behaviour.
 pub(crate) struct Session {
     pub(crate) target: Target,
     services: Vec<(Binding, Arc<dyn A2aService>)>,
     /// Whether raw gRPC reaches the target (its wire scenarios run).
     grpc: bool,
     interfaces: Vec<(Binding, AgentInterface)>,
-    probes: Vec<(Binding, OnceCell<Result<(), String>>)>,
+    probes: Vec<(Binding, Behaviour, Probe)>,
     run_id: u64,
     counter: AtomicU64,
 }
@@ -123,7 +128,7 @@ impl Session {
         }
         let probes = services
             .iter()
-            .map(|(b, _)| (*b, OnceCell::new()))
+            .flat_map(|(b, _)| Behaviour::ALL.map(|behaviour| (*b, behaviour, OnceCell::new())))
             .collect();
         let run_id = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -299,52 +304,166 @@ impl<'a> Ctx<'a> {
         a2a_transport::server::security_required(self.card())
     }
 
-    /// Checks that the agent follows the reference agent's message-text
-    /// contract (`echo <x>` completes a task with an artifact `<x>`),
-    /// probing once per binding. An agent that does not is skipped, unless
-    /// the target is known to follow the contract, when it fails.
-    pub async fn contract(&self) -> Check {
-        let Some((_, cell)) = self.session.probes.iter().find(|(b, _)| *b == self.binding) else {
+    /// The contract the target follows (`--contract`).
+    pub fn contract_name(&self) -> Contract {
+        self.session.target.contract
+    }
+
+    /// Checks that the agent shows `behaviour` when the target's contract
+    /// asks for it, probing once per binding and behaviour: passing one
+    /// probe says nothing about another. Skips when there is no contract,
+    /// or the contract has no way to ask; a failed probe fails (the user
+    /// named the contract the agent follows).
+    pub async fn contract(&self, behaviour: Behaviour) -> Check {
+        let contract = self.contract_name();
+        if contract == Contract::None {
+            return Err(skip(format!(
+                "needs --contract: the scenario needs the agent to show `{behaviour}` \
+                 (--contract reference|tck says how to ask for it)"
+            )));
+        }
+        let Some(ask) = contract.ask(behaviour) else {
+            return Err(skip(format!(
+                "needs --contract reference: the {contract} contract has no way to ask for `{behaviour}`"
+            )));
+        };
+        if behaviour.streams() {
+            crate::scenarios::needs_streaming(self)?;
+        }
+        let Some((_, _, cell)) = self
+            .session
+            .probes
+            .iter()
+            .find(|(b, p, _)| *b == self.binding && *p == behaviour)
+        else {
             return Err(skip("no service on this binding"));
         };
-        let verdict = cell.get_or_init(|| self.probe()).await.clone();
-        match verdict {
-            Ok(()) => Ok(()),
-            Err(why) if self.session.target.expects_contract => Err(fail(
-                "the agent follows the reference agent's message-text contract",
+        let verdict = cell.get_or_init(|| self.probe(behaviour)).await.clone();
+        verdict.map_err(|why| {
+            fail(
+                format!(
+                    "`{behaviour}` when the {contract} contract asks for it \
+                     (messageId {}…, text {:?})",
+                    ask.message_id_prefix, ask.text
+                ),
                 why,
-            )),
-            Err(why) => Err(skip(format!(
-                "the agent does not follow the reference agent's message-text contract ({why})"
-            ))),
+            )
+        })
+    }
+
+    /// Like [`Ctx::contract`], for a scenario that relies on the reference
+    /// contract's parameters (chunk counts, delays, echoed text): it skips
+    /// under any other contract.
+    pub async fn reference(&self, behaviour: Behaviour) -> Check {
+        if self.contract_name() != Contract::Reference {
+            return Err(skip(format!(
+                "needs --contract reference: the scenario uses the reference agent's \
+                 parameters for `{behaviour}`"
+            )));
+        }
+        self.contract(behaviour).await
+    }
+
+    /// A message asking for `behaviour` (after [`Ctx::contract`] passes):
+    /// `reference_text` under the reference contract, which a scenario may
+    /// give parameters to (`slow 800`), else the contract's own request.
+    pub async fn ask(&self, behaviour: Behaviour, reference_text: &str) -> Check<Message> {
+        self.contract(behaviour).await?;
+        Ok(self.asking(behaviour, reference_text))
+    }
+
+    /// A fresh message asking for `behaviour` as the contract says (once
+    /// [`Ctx::contract`] passed); `reference_text` under the reference
+    /// contract or without one.
+    pub(crate) fn asking(&self, behaviour: Behaviour, reference_text: &str) -> Message {
+        match self.contract_name().ask(behaviour) {
+            Some(ask) if self.contract_name() != Contract::Reference => Message::user_text(
+                format!("{}{}", ask.message_id_prefix, self.nonce()),
+                ask.text,
+            ),
+            _ => self.msg(reference_text),
         }
     }
 
-    async fn probe(&self) -> Result<(), String> {
-        let word = format!("probe-{}", self.nonce());
-        let request = SendMessageRequest::new(self.msg(&format!("echo {word}")));
+    async fn probe(&self, behaviour: Behaviour) -> Result<(), String> {
+        let ask = self
+            .contract_name()
+            .ask(behaviour)
+            .ok_or_else(|| format!("the contract cannot ask for `{behaviour}`"))?;
+        let message = self.asking(behaviour, ask.text);
+        let timed_out = |_| format!("nothing within {:?}", self.timing().call_timeout);
+        if behaviour.streams() {
+            let request = SendMessageRequest::new(message);
+            let stream = self
+                .within(self.svc().send_streaming_message(&self.cx(), request))
+                .await
+                .map_err(timed_out)?
+                .map_err(|e| describe_error(&e))?;
+            let events = self.collect(stream).await.map_err(|stop| match stop {
+                Stop::Fail { got, .. } | Stop::Skip(got) => got,
+            })?;
+            return behaviour.expect_stream(&events);
+        }
+        let request = match behaviour.immediately() {
+            true => immediately(message),
+            false => SendMessageRequest::new(message),
+        };
         let answer = self
             .within(self.svc().send_message(&self.cx(), request))
             .await
-            .map_err(|_| "the probe `echo` timed out".to_owned())?;
+            .map_err(timed_out)?;
         match answer {
-            Ok(SendMessageResponse::Task(task)) => {
-                let text = task.artifacts.first().and_then(|a| a.text_content());
-                if task.status.state == TaskState::Completed && text.as_deref() == Some(&word) {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "`echo {word}` answered a task in {} with artifact text {:?}",
-                        task.status.state.as_str_name(),
-                        text
-                    ))
-                }
-            }
-            Ok(SendMessageResponse::Message(m)) => Err(format!(
-                "`echo {word}` answered a message {:?}",
-                m.text().unwrap_or_default()
+            Ok(answer) => behaviour.expect(&answer),
+            // A refused request is the failure a contract may ask for.
+            Err(_) if behaviour == Behaviour::Failure => Ok(()),
+            Err(e) => Err(describe_error(&e)),
+        }
+    }
+
+    /// A task of the agent's own making: under a contract one that
+    /// completes (asked with `reference_text` under the reference
+    /// contract); without one, the answer to `reference_text` as a plain
+    /// message, skipping when that is a direct Message.
+    pub async fn any_task(&self, reference_text: &str) -> Check<Task> {
+        let message = match self.contract_name() {
+            Contract::None => self.msg(reference_text),
+            _ => self.ask(Behaviour::Complete, reference_text).await?,
+        };
+        match self.send(SendMessageRequest::new(message)).await? {
+            SendMessageResponse::Task(t) => Ok(t),
+            SendMessageResponse::Message(_) if self.contract_name() == Contract::None => Err(skip(
+                "needs --contract: a plain message was answered with a direct Message, \
+                     and the scenario needs a task",
             )),
-            Err(e) => Err(format!("`echo {word}` answered {}", describe_error(&e))),
+            SendMessageResponse::Message(m) => Err(fail(
+                "a Task",
+                format!("a Message {:?}", m.text().unwrap_or_default()),
+            )),
+        }
+    }
+
+    /// `Some(skip)` when `error` is the agent declining `operation` where
+    /// the spec allows it (the rule in [`crate::offers`]): not offered,
+    /// rather than failed.
+    pub fn declined(&self, operation: a2a_types::Operation, error: &A2aError) -> Option<Stop> {
+        crate::offers::rule(operation)
+            .declined(self.card(), error)
+            .map(skip)
+    }
+
+    /// `result` of `operation`, or a skip when it is a decline the spec
+    /// allows ([`Ctx::declined`]).
+    pub fn offered<T>(
+        &self,
+        operation: a2a_types::Operation,
+        result: Result<T, A2aError>,
+    ) -> Check<Result<T, A2aError>> {
+        match result {
+            Err(e) => match self.declined(operation, &e) {
+                Some(stop) => Err(stop),
+                None => Ok(Err(e)),
+            },
+            ok => Ok(ok),
         }
     }
 

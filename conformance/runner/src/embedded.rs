@@ -19,6 +19,7 @@ use tokio::sync::oneshot;
 
 use crate::binding::Binding;
 use crate::check::Level;
+use crate::contract::Contract;
 use crate::grpc::{GrpcWire, H2cGrpc, ServerGrpc};
 use crate::memory::ServerClient;
 use crate::net::{
@@ -76,9 +77,9 @@ pub struct Embedded {
     pub auth: bool,
     /// The timings (the agent's work step follows them).
     pub timing: Timing,
-    /// Serve A2A 0.3 too (the reference agent's `--v0-3`): a JSONRPC 0.3
-    /// interface at the JSON-RPC URL, requests without `A2A-Version`
-    /// served as 0.3. Off by default: it changes the card and what a
+    /// Serve A2A 0.3 too (the reference agent's `--v0-3`): JSONRPC and
+    /// HTTP+JSON 0.3 interfaces beside the 1.0 ones, requests without
+    /// `A2A-Version` served as 0.3. Off by default: it changes the card and what a
     /// request without `A2A-Version` gets, which the 1.0 run checks.
     pub v0_3: bool,
 }
@@ -140,15 +141,18 @@ impl Embedded {
         config
     }
 
-    /// `interfaces`, plus a JSONRPC 0.3 interface at `jsonrpc_url` when
-    /// serving 0.3 (as the reference agent's `--v0-3` does).
+    /// `interfaces`, plus JSONRPC and HTTP+JSON 0.3 interfaces at
+    /// `jsonrpc_url` and `rest_url` when serving 0.3 (as the reference
+    /// agent's `--v0-3` does).
     fn with_v0_3(
         &self,
         mut interfaces: Vec<AgentInterface>,
         jsonrpc_url: String,
+        rest_url: &str,
     ) -> Vec<AgentInterface> {
         if self.v0_3 {
             interfaces.push(AgentInterface::new(jsonrpc_url, "JSONRPC", "0.3"));
+            interfaces.push(AgentInterface::new(rest_url, "HTTP+JSON", "0.3"));
         }
         interfaces
     }
@@ -195,6 +199,7 @@ impl Embedded {
                 AgentInterface::new(MEMORY_BASE, "GRPC", "1.0"),
             ],
             format!("{MEMORY_BASE}/"),
+            MEMORY_BASE,
         );
         let mut push: Arc<dyn PushSender> = Arc::new(MemoryPushSender::new(webhook.clone()));
         if let Some(wrap) = wrappers.push {
@@ -266,7 +271,7 @@ impl Embedded {
         target.secure_webhook = Some(webhook.clone());
         target.webhook = Some(webhook);
         target.timing = self.timing;
-        target.expects_contract = true;
+        target.contract = Contract::Reference;
         // The signature's `jku` names no server in memory.
         target.trusted_keys = Some(embedded_jwks());
         target.require_signature = true;
@@ -297,6 +302,7 @@ impl Embedded {
                 AgentInterface::new(base.clone(), "GRPC", "1.0"),
             ],
             format!("{base}/"),
+            &base,
         );
         let mut allow = Allowlist::new();
         allow
@@ -361,7 +367,7 @@ impl Embedded {
         target.webhook = Some(webhook);
         target.secure_webhook = Some(secure);
         target.timing = self.timing;
-        target.expects_contract = true;
+        target.contract = Contract::Reference;
         target.require_signature = true;
         Ok((
             target,

@@ -12,9 +12,11 @@
 //!   `a2a_transport::HttpTransport`; their runs must give equivalent
 //!   results (spec 5.1), a difference is a failure. Wire scenarios talk
 //!   raw HTTP ([`wire`]) and need nothing from the agent but its card.
-//!   Behaviour scenarios that rely on the reference agent's message-text
-//!   contract probe it first ([`Ctx::contract`]) and are skipped for an
-//!   agent that does not follow it.
+//!   Behaviour scenarios that need the agent to reach a state ask for it
+//!   through a named [`contract`] (`reference`, `tck` or none), probing
+//!   each behaviour on its own first ([`Ctx::contract`]); an operation the
+//!   agent declines where the spec allows it ([`offers`]) is not offered,
+//!   and the scenarios needing it skip.
 //! - **The runner** ([`run()`]): every scenario on every binding, a few at
 //!   a time, into a [`Report`] (the `--json` file; its schema is
 //!   `report.schema.json` beside this crate), a table, a self-contained
@@ -57,6 +59,7 @@ mod binding;
 mod check;
 pub mod client;
 mod context;
+pub mod contract;
 mod embedded;
 pub mod faults;
 pub mod grpc;
@@ -64,6 +67,7 @@ mod html;
 mod junit;
 mod memory;
 mod net;
+pub mod offers;
 mod remote;
 mod report;
 mod run;
@@ -81,6 +85,7 @@ pub use context::{
     abbreviate, describe_error, describe_event, describe_events, expect_error, immediately,
     state_name, with_history, Ctx,
 };
+pub use contract::{Behaviour, Contract};
 pub use embedded::{
     embedded_jwks, embedded_signer, fetch_card, fetch_card_with, Embedded, Running, Wrappers,
     EMBEDDED_JWKS_PATH, EMBEDDED_KID, EMBEDDED_SIGNING_JWK, MEMORY_BASE, MEMORY_HOOKS, TOKENS,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 mod client_cli;
 
 use a2a_conformance::{
-    run, scenarios, serve_webhook, Binding, Caller, Embedded, Outcome, Progress, Remote,
+    run, scenarios, serve_webhook, Binding, Caller, Contract, Embedded, Outcome, Progress, Remote,
     RunOptions, Target, Webhook,
 };
 
@@ -39,8 +39,13 @@ HTTP+JSON and gRPC over h2c) and in process, and runs every scenario against it.
                           0.3; 1.0 wire and card scenarios and ListTasks scenarios skip, and
                           the 0.3 wire scenarios run. Without --url, the embedded agent
                           serves 0.3 too (its --v0-3)
-  --contract              the agent follows the reference agent's message-text contract: a
-                          failed contract probe fails instead of skipping
+  --contract <reference|tck|none>
+                          how to ask the agent for the behaviours some scenarios need
+                          (input-required, a long-running task, failure, a streamed
+                          artifact…): the reference agent's message text, the official
+                          TCK's messageId prefixes, or nothing (the default with --url;
+                          those scenarios skip). Each behaviour is probed on its own; a
+                          failed probe fails. A bare --contract is --contract reference
   --only <pattern>        run only scenarios whose id contains <pattern>, or whose section
                           starts with it (`3.1`), `*` globs allowed (repeatable)
   --json <file>           write the report as JSON (schema: report.schema.json)
@@ -62,7 +67,7 @@ struct Options {
     bindings: Vec<Binding>,
     bearers: Vec<String>,
     headers: Vec<(String, String)>,
-    contract: bool,
+    contract: Option<Contract>,
     require_signature: bool,
     jwks: Option<a2a_signing::JwkSet>,
     webhook: Option<std::net::SocketAddr>,
@@ -83,8 +88,20 @@ enum Parsed {
 
 fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
     let mut o = Options::default();
-    let mut args = args.into_iter();
+    let mut args = args.into_iter().peekable();
     while let Some(flag) = args.next() {
+        if flag == "--contract" {
+            // A bare `--contract` (the old flag) is `reference`.
+            let named = args.peek().and_then(|v| Contract::parse(v));
+            if named.is_some() {
+                args.next();
+            } else if args.peek().is_some_and(|v| !v.starts_with("--")) {
+                let v = args.next().unwrap_or_default();
+                return Err(format!("--contract {v:?}: expected reference, tck or none"));
+            }
+            o.contract = Some(named.unwrap_or(Contract::Reference));
+            continue;
+        }
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match flag.as_str() {
             "-h" | "--help" => return Ok(Parsed::Help),
@@ -122,7 +139,6 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
                 }
                 o.headers.push((name, v));
             }
-            "--contract" => o.contract = true,
             "--require-signature" => o.require_signature = true,
             "--jwks" => {
                 let path = value("--jwks")?;
@@ -173,10 +189,9 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
         && (!o.bindings.is_empty()
             || !o.bearers.is_empty()
             || !o.headers.is_empty()
-            || o.contract
             || o.jwks.is_some())
     {
-        return Err("--binding, --bearer, --header, --contract and --jwks need --url".into());
+        return Err("--binding, --bearer, --header and --jwks need --url".into());
     }
     Ok(Parsed::Run(Box::new(o)))
 }
@@ -278,7 +293,11 @@ fn main() -> ExitCode {
     runtime.block_on(async move {
         let (target, running) = match &options.url {
             None => match embedded(options.version).on_loopback().await {
-                Ok((t, r)) => (t, Some(Running::Embedded(r))),
+                Ok((mut t, r)) => {
+                    // The reference agent also reads the TCK's prefixes.
+                    t.contract = options.contract.unwrap_or(Contract::Reference);
+                    (t, Some(Running::Embedded(r)))
+                }
                 Err(e) => {
                     eprintln!("a2a-conformance: cannot start the embedded agent on loopback: {e}");
                     return ExitCode::FAILURE;
@@ -288,7 +307,7 @@ fn main() -> ExitCode {
                 let mut remote = Remote::new(url.clone());
                 remote.bindings = options.bindings.clone();
                 remote.callers = callers(&options);
-                remote.expects_contract = options.contract;
+                remote.contract = options.contract.unwrap_or(Contract::None);
                 remote.require_signature = options.require_signature;
                 remote.trusted_keys.clone_from(&options.jwks);
                 let mut target = remote.connect().await;
@@ -397,7 +416,13 @@ mod tests {
         assert_eq!(c[0].headers["authorization"], "Bearer a");
         assert_eq!(c[0].headers["x-api-key"], "k");
         assert!(c[1].headers.get("x-api-key").is_none());
-        assert_eq!((o.jobs, o.contract), (Some(2), true));
+        assert_eq!((o.jobs, o.contract), (Some(2), Some(Contract::Reference)));
+        for (given, want) in [("tck", Contract::Tck), ("none", Contract::None)] {
+            let Ok(Parsed::Run(n)) = args(&["--url", "x", "--contract", given]) else {
+                panic!("--contract {given}")
+            };
+            assert_eq!(n.contract, Some(want));
+        }
         assert_eq!(
             (o.html.as_deref(), o.junit.as_deref()),
             (Some("r.html"), Some("r.xml"))
@@ -413,6 +438,7 @@ mod tests {
             &["--header", "novalue", "--url", "x"],
             &["--bearer", "t"],
             &["--jobs", "0"],
+            &["--url", "x", "--contract", "echo"],
             &["--nope"],
         ] {
             assert!(args(bad).is_err(), "{bad:?}");

@@ -8,6 +8,7 @@ use a2a_types::AgentCard;
 
 use crate::binding::Binding;
 use crate::check::Level;
+use crate::contract::Contract;
 use crate::embedded::fetch_card_with;
 use crate::grpc::{GrpcWire, H2cGrpc};
 use crate::run::notice;
@@ -24,8 +25,8 @@ pub struct Remote {
     pub bindings: Vec<Binding>,
     /// Who the suite acts as (the first is the main caller).
     pub callers: Vec<Caller>,
-    /// Whether the agent claims the reference agent's message contract.
-    pub expects_contract: bool,
+    /// The contract the agent follows (`--contract`; none by default).
+    pub contract: Contract,
     /// The timings.
     pub timing: Timing,
     /// Keys trusted to verify the card's signatures (`--jwks`).
@@ -42,7 +43,7 @@ impl Remote {
             url: url.into(),
             bindings: Vec::new(),
             callers: vec![Caller::default()],
-            expects_contract: false,
+            contract: Contract::None,
             timing: Timing::STANDARD,
             trusted_keys: None,
             require_signature: false,
@@ -108,7 +109,7 @@ impl Remote {
             ));
         }
         target.callers = self.callers.clone();
-        target.expects_contract = self.expects_contract;
+        target.contract = self.contract;
         target.timing = self.timing;
         target.trusted_keys.clone_from(&self.trusted_keys);
         target.require_signature = self.require_signature;

@@ -177,8 +177,39 @@ impl Report {
             self.totals.must_failed,
             self.totals.skipped
         );
+        let causes = self.skip_causes();
+        if !causes.is_empty() {
+            let _ = writeln!(out, "skipped, by cause (what would enable them):");
+            for (cause, n) in causes {
+                let _ = writeln!(out, "{n:>6}  {cause}");
+            }
+        }
         out
     }
+
+    /// The skipped records grouped by cause (a skip's detail up to its
+    /// first `: ` or ` (`: "needs --contract", "agent declines ListTasks",
+    /// "the card does not declare capabilities.streaming"…), most first.
+    pub fn skip_causes(&self) -> Vec<(String, usize)> {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for r in self.results.iter().filter(|r| r.outcome == Outcome::Skip) {
+            *counts.entry(skip_cause(&r.detail)).or_default() += 1;
+        }
+        let mut out: Vec<(String, usize)> =
+            counts.into_iter().map(|(c, n)| (c.to_owned(), n)).collect();
+        out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        out
+    }
+}
+
+/// The cause of a skip: its detail up to the first `: ` or ` (`.
+fn skip_cause(detail: &str) -> &str {
+    let end = [detail.find(": "), detail.find(" (")]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(detail.len());
+    detail[..end].trim()
 }
 
 fn totals(records: &[Record]) -> Totals {
@@ -261,5 +292,35 @@ mod tests {
         let at = |s: &str| table.find(s).unwrap();
         assert!(at("-- 3.2 ") < at("-- 3.10 "));
         assert!(at("-- 3.10 ") < at("-- 8.6 "));
+    }
+
+    #[test]
+    fn skips_are_grouped_by_cause() {
+        let skip = |detail: &str| Record {
+            detail: detail.into(),
+            ..record("3.1", Level::Must, Outcome::Skip)
+        };
+        let report = Report::new(
+            "x",
+            None,
+            vec![
+                skip("needs --contract: the scenario needs `input-required`"),
+                skip("needs --contract: the scenario needs `long-running`"),
+                skip("agent declines ListTasks (UnsupportedOperationError; spec 3.1.4)"),
+                skip("the card does not declare capabilities.streaming"),
+            ],
+        );
+        assert_eq!(
+            report.skip_causes(),
+            [
+                ("needs --contract".to_owned(), 2),
+                ("agent declines ListTasks".to_owned(), 1),
+                (
+                    "the card does not declare capabilities.streaming".to_owned(),
+                    1
+                ),
+            ]
+        );
+        assert!(report.table().contains("     2  needs --contract\n"));
     }
 }

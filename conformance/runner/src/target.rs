@@ -9,6 +9,7 @@ use a2a_types::{AgentCard, AgentInterface};
 use http::HeaderMap;
 
 use crate::binding::Binding;
+use crate::contract::Contract;
 use crate::grpc::GrpcWire;
 use crate::report::Record;
 use crate::webhook::Webhook;
@@ -110,10 +111,10 @@ pub struct Target {
     pub secure_webhook: Option<Webhook>,
     /// The timings.
     pub timing: Timing,
-    /// Whether the agent is known to follow the reference agent's
-    /// message-text contract: then a failed contract probe is a failure,
-    /// not a skip.
-    pub expects_contract: bool,
+    /// The contract the agent follows (`--contract`), through which the
+    /// scenarios needing a behaviour ask for it; a failed probe of a
+    /// behaviour is a failure. [`Contract::None`]: those scenarios skip.
+    pub contract: Contract,
     /// Problems found while reaching the target (a binding the runner does
     /// not speak, say), reported with the results.
     pub notices: Vec<Record>,
@@ -165,7 +166,7 @@ impl Target {
             webhook: None,
             secure_webhook: None,
             timing: Timing::STANDARD,
-            expects_contract: false,
+            contract: Contract::None,
             notices: Vec::new(),
             trusted_keys: None,
             require_signature: false,

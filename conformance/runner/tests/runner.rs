@@ -3,8 +3,8 @@
 //! tested reported as failures rather than passed over.
 
 use a2a_conformance::{
-    loopback_listener, run, scenarios, serve_webhook, Binding, Caller, Embedded, Outcome, Remote,
-    RunOptions, Timing, Webhook, TOKENS,
+    loopback_listener, run, scenarios, serve_webhook, Binding, Caller, Contract, Embedded, Outcome,
+    Remote, RunOptions, Timing, Webhook, TOKENS,
 };
 
 fn fast() -> Embedded {
@@ -18,7 +18,7 @@ async fn a_live_agent_through_its_url() {
     let (embedded, _running) = fast().on_loopback().await.unwrap();
     let mut remote = Remote::new(embedded.base_url.clone());
     remote.callers = TOKENS.iter().map(|t| Caller::bearer(t, None)).collect();
-    remote.expects_contract = true;
+    remote.contract = Contract::Reference;
     remote.timing = Timing::FAST;
     let target = remote.connect().await;
     assert_eq!(

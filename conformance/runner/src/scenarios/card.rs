@@ -12,6 +12,7 @@ use crate::check::{ensure, fail, Check};
 use crate::context::Ctx;
 use crate::scenario;
 use crate::scenario::Scenario;
+use crate::scenarios::plain_send_params;
 use crate::wire::Req;
 
 pub(crate) fn list() -> Vec<Scenario> {
@@ -134,10 +135,11 @@ async fn interfaces(cx: &Ctx<'_>) -> Check {
             a2a_transport::Binding::JsonRpc => Req::new(Method::POST, iface.url.clone())
                 .headers(&cx.auth_headers())
                 .header("a2a-version", "1.0")
-                .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "ListTasks", "params": {"pageSize": 1}}), "application/json"),
-            _ => Req::new(Method::GET, format!("{}/tasks?pageSize=1", iface.url.trim_end_matches('/')))
+                .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": plain_send_params(cx)}), "application/json"),
+            _ => Req::new(Method::POST, format!("{}/message:send", iface.url.trim_end_matches('/')))
                 .headers(&cx.auth_headers())
-                .header("a2a-version", "1.0"),
+                .header("a2a-version", "1.0")
+                .json(&plain_send_params(cx), "application/a2a+json"),
         };
         let reply = match req.send(cx).await {
             Ok(r) => r,
@@ -157,7 +159,10 @@ async fn interfaces(cx: &Ctx<'_>) -> Check {
             }),
             _ => {
                 reply.status.is_success()
-                    && reply.json().ok().is_some_and(|v| v.get("tasks").is_some())
+                    && reply
+                        .json()
+                        .ok()
+                        .is_some_and(|v| v.get("task").is_some() || v.get("message").is_some())
             }
         };
         if !ok {
@@ -171,7 +176,7 @@ async fn interfaces(cx: &Ctx<'_>) -> Check {
     }
     ensure(
         problems.is_empty(),
-        "a ListTasks answer from every declared interface",
+        "a SendMessage answer (a task or a message) from every declared interface",
         problems.join("; "),
     )
 }

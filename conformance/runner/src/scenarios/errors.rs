@@ -142,7 +142,7 @@ async fn task_not_found(cx: &Ctx<'_>) -> Check {
 }
 
 async fn not_cancelable(cx: &Ctx<'_>) -> Check {
-    cx.contract().await?;
+    cx.reference(crate::contract::Behaviour::Complete).await?;
     let task = wire_task(cx, "echo finished").await?;
     let id = str_at(&task, "/id")?;
     let reply = cancel_req(cx, id)?.send(cx).await?;
@@ -151,7 +151,7 @@ async fn not_cancelable(cx: &Ctx<'_>) -> Check {
 
 async fn unsupported(cx: &Ctx<'_>) -> Check {
     needs_streaming(cx)?;
-    cx.contract().await?;
+    cx.reference(crate::contract::Behaviour::Complete).await?;
     let task = wire_task(cx, "echo finished").await?;
     let id = str_at(&task, "/id")?;
     let reply = subscribe_req(cx, id)?.send(cx).await?;

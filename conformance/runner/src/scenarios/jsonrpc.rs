@@ -10,7 +10,7 @@ use crate::check::{ensure, fail, Check};
 use crate::context::Ctx;
 use crate::scenario;
 use crate::scenario::Scenario;
-use crate::scenarios::{check_stream_items, needs_streaming, stream_req};
+use crate::scenarios::{check_stream_items, needs_streaming, plain_send_params, stream_req};
 use crate::wire::Reply;
 
 pub(crate) fn list() -> Vec<Scenario> {
@@ -162,8 +162,7 @@ fn check_envelope(reply: &Reply, id: &Value, want_result: bool) -> Check {
 
 async fn envelope(cx: &Ctx<'_>) -> Check {
     for id in [json!(7), json!(format!("id-{}", cx.nonce()))] {
-        let ok =
-            json!({"jsonrpc": "2.0", "id": id, "method": "ListTasks", "params": {"pageSize": 1}});
+        let ok = json!({"jsonrpc": "2.0", "id": id, "method": "SendMessage", "params": plain_send_params(cx)});
         let reply = cx
             .rpc_raw(serde_json::to_vec(&ok).unwrap_or_default())?
             .send(cx)
@@ -181,7 +180,7 @@ async fn envelope(cx: &Ctx<'_>) -> Check {
 
 async fn content_type(cx: &Ctx<'_>) -> Check {
     let ok = cx
-        .rpc("ListTasks", json!({"pageSize": 1}))?
+        .rpc("SendMessage", plain_send_params(cx))?
         .send(cx)
         .await?;
     let err = cx

@@ -71,7 +71,7 @@ pub fn markdown_table(scenarios: &[Scenario]) -> String {
     let mut counts: BTreeMap<Vec<u32>, (String, [usize; 3])> = BTreeMap::new();
     for s in &sorted {
         let on = match s.kind {
-            Kind::Behaviour => "in-process, JSONRPC, HTTP+JSON".to_owned(),
+            Kind::Behaviour => "in-process, JSONRPC, HTTP+JSON, GRPC, json-lines".to_owned(),
             Kind::Wire(b) => b.iter().map(|b| b.as_str()).collect::<Vec<_>>().join(", "),
             Kind::Card => "HTTP (card)".to_owned(),
         };
@@ -219,6 +219,41 @@ pub(crate) fn expect_wire_error(cx: &Ctx<'_>, reply: &Reply, kind: ErrorKind) ->
     Ok(e)
 }
 
+/// `Some(skip)` when `reply` is the agent declining `operation` where the
+/// spec allows it (the rule in [`crate::offers`]): `-32004`/`-32003`, or
+/// an HTTP+JSON error whose ErrorInfo names that reason.
+pub(crate) fn wire_declined(
+    cx: &Ctx<'_>,
+    reply: &Reply,
+    operation: a2a_types::Operation,
+) -> Option<crate::Stop> {
+    let body = reply.json().ok()?;
+    let error = body.get("error")?;
+    let kind = match cx.binding() {
+        Binding::JsonRpc => {
+            let code = error.get("code").and_then(Value::as_i64)?;
+            [
+                ErrorKind::UnsupportedOperation,
+                ErrorKind::PushNotificationNotSupported,
+            ]
+            .into_iter()
+            .find(|k| k.code().0 == code)?
+        }
+        _ => {
+            let reason = error
+                .get("details")
+                .and_then(Value::as_array)?
+                .iter()
+                .find(|d| d.get("@type").and_then(Value::as_str) == Some(ERROR_INFO_TYPE))?
+                .get("reason")
+                .and_then(Value::as_str)?;
+            ErrorKind::from_reason(reason)?
+        }
+    };
+    let error = a2a_types::A2aError::from_kind(kind);
+    cx.declined(operation, &error)
+}
+
 /// The `result` of a JSON-RPC success answer, or the body of an HTTP+JSON
 /// success answer.
 pub(crate) fn wire_result(cx: &Ctx<'_>, reply: &Reply) -> Check<Value> {
@@ -272,6 +307,14 @@ pub(crate) fn send_req(cx: &Ctx<'_>, text: &str, configuration: Value) -> Check<
     let rest_params = params.clone();
     cx.op("SendMessage", params, |cx| {
         cx.rest_post("/message:send", &rest_params)
+    })
+}
+
+/// The params of a `SendMessage` of a plain user message, which any agent
+/// answers (the cooperation-free probes of the wire scenarios).
+pub(crate) fn plain_send_params(cx: &Ctx<'_>) -> Value {
+    json!({
+        "message": {"messageId": format!("m-{}", cx.nonce()), "role": "ROLE_USER", "parts": [{"text": "hello"}]},
     })
 }
 

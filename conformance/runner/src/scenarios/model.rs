@@ -46,8 +46,10 @@ struct Sample {
 }
 
 /// What the agent answers to a few ordinary requests on this binding:
-/// `SendMessage` (a finished and an interrupted task), `GetTask`,
-/// `ListTasks`, and a stream when the card declares streaming.
+/// `SendMessage` of two plain messages (a finished and an interrupted
+/// task, from the reference agent), `GetTask` of the task it made,
+/// `ListTasks` when the agent offers it, and a stream when the card
+/// declares streaming. Nothing here needs a contract.
 async fn samples(cx: &Ctx<'_>, with_stream: bool) -> Check<Vec<Sample>> {
     let mut out = Vec::new();
     let mut task_ids = Vec::new();
@@ -85,12 +87,14 @@ async fn samples(cx: &Ctx<'_>, with_stream: bool) -> Check<Vec<Sample>> {
             "contextId={}&includeArtifacts=true&pageSize=5",
             pct(context)
         );
-        let result = wire_result(cx, &list_req(cx, params, &query)?.send(cx).await?)?;
-        out.push(Sample {
-            label: "ListTasks".into(),
-            msg: &shape::LIST_TASKS_RESPONSE,
-            value: result,
-        });
+        let reply = list_req(cx, params, &query)?.send(cx).await?;
+        if !declines_list(cx, &reply) {
+            out.push(Sample {
+                label: "ListTasks".into(),
+                msg: &shape::LIST_TASKS_RESPONSE,
+                value: wire_result(cx, &reply)?,
+            });
+        }
     }
     if with_stream && cx.card().capabilities.streaming == Some(true) {
         let events = stream_req(cx, "stream 2")?.stream(cx).await?.sse_events()?;
@@ -107,6 +111,12 @@ async fn samples(cx: &Ctx<'_>, with_stream: bool) -> Check<Vec<Sample>> {
         }
     }
     Ok(out)
+}
+
+/// Whether `reply` is the agent declining ListTasks, which the spec
+/// allows (the rule in [`crate::offers`]).
+fn declines_list(cx: &Ctx<'_>, reply: &crate::wire::Reply) -> bool {
+    crate::scenarios::wire_declined(cx, reply, a2a_types::Operation::ListTasks).is_some()
 }
 
 fn violations(samples: &[Sample], rules: &[Rule]) -> Vec<String> {
@@ -248,24 +258,36 @@ async fn timestamps(cx: &Ctx<'_>) -> Check {
     )
 }
 
-/// A task with an artifact, created on this binding, and its context.
+/// A task created on this binding by a plain message (one with an
+/// artifact from the reference agent), and its context; a skip when the
+/// agent answers a direct Message.
 async fn task_with_artifact(cx: &Ctx<'_>) -> Check<(String, String)> {
-    cx.contract().await?;
     let result = wire_result(cx, &send_req(cx, "echo listed", json!({}))?.send(cx).await?)?;
+    if result.get("task").is_none() {
+        return Err(skip(
+            "needs --contract: a plain message was answered with a direct Message, \
+             and the scenario needs a task",
+        ));
+    }
     let id = str_at(&result, "/task/id")?.to_owned();
     let context = str_at(&result, "/task/contextId")?.to_owned();
     Ok((id, context))
 }
 
+/// `ListTasks` over the raw binding; a skip when the agent declines it.
+async fn wire_list(cx: &Ctx<'_>, params: Value, query: &str) -> Check<Value> {
+    let reply = list_req(cx, params, query)?.send(cx).await?;
+    if let Some(stop) = crate::scenarios::wire_declined(cx, &reply, a2a_types::Operation::ListTasks)
+    {
+        return Err(stop);
+    }
+    wire_result(cx, &reply)
+}
+
 async fn wire_artifacts_absent(cx: &Ctx<'_>) -> Check {
     let (id, context) = task_with_artifact(cx).await?;
     let params = json!({"contextId": context});
-    let result = wire_result(
-        cx,
-        &list_req(cx, params, &format!("contextId={}", pct(&context)))?
-            .send(cx)
-            .await?,
-    )?;
+    let result = wire_list(cx, params, &format!("contextId={}", pct(&context))).await?;
     let tasks = result
         .get("tasks")
         .and_then(Value::as_array)
@@ -294,10 +316,7 @@ async fn wire_artifacts_absent(cx: &Ctx<'_>) -> Check {
 async fn wire_next_page_token(cx: &Ctx<'_>) -> Check {
     let context = format!("ctx-nothing-{}", cx.nonce());
     let params = json!({"contextId": context});
-    let reply = list_req(cx, params, &format!("contextId={}", pct(&context)))?
-        .send(cx)
-        .await?;
-    let result = wire_result(cx, &reply)?;
+    let result = wire_list(cx, params, &format!("contextId={}", pct(&context))).await?;
     match result.get("nextPageToken") {
         Some(Value::String(s)) if s.is_empty() => Ok(()),
         Some(other) => Err(fail(
@@ -312,8 +331,14 @@ async fn wire_next_page_token(cx: &Ctx<'_>) -> Check {
 }
 
 async fn wire_history_omitted(cx: &Ctx<'_>) -> Check {
-    cx.contract().await?;
+    // Any task the agent makes of a plain message.
     let result = wire_result(cx, &send_req(cx, "input", json!({}))?.send(cx).await?)?;
+    if result.get("task").is_none() {
+        return Err(skip(
+            "needs --contract: a plain message was answered with a direct Message, \
+             and the scenario needs a task",
+        ));
+    }
     let id = str_at(&result, "/task/id")?.to_owned();
     let req = cx.op("GetTask", json!({"id": id, "historyLength": 0}), |cx| {
         cx.rest(Method::GET, &format!("/tasks/{}?historyLength=0", pct(&id)))

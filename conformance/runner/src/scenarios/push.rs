@@ -61,8 +61,10 @@ fn unreachable_hook(cx: &Ctx<'_>) -> String {
 /// An input-required task: it stays alive for configs to be added.
 async fn parked_task(cx: &Ctx<'_>) -> Check<Task> {
     needs_push(cx)?;
-    cx.contract().await?;
-    cx.send_task("input").await
+    let ask = cx
+        .ask(crate::contract::Behaviour::InputRequired, "input")
+        .await?;
+    cx.send_task_with(SendMessageRequest::new(ask)).await
 }
 
 async fn create_config(
@@ -614,7 +616,7 @@ async fn credentials(cx: &Ctx<'_>) -> Check {
 async fn inline_config(cx: &Ctx<'_>) -> Check {
     needs_push(cx)?;
     let webhook = cx.webhook()?.clone();
-    cx.contract().await?;
+    cx.reference(crate::contract::Behaviour::Complete).await?;
     let name = cx.nonce();
     let mut config = TaskPushNotificationConfig::new(webhook.url(&name));
     config.authentication = Some(AuthenticationInfo::new("Bearer", "inline"));

@@ -207,7 +207,9 @@ async fn malformed_body(cx: &Ctx<'_>) -> Check {
 
 /// Two tasks in one context on this binding: (finished id, input-required id, context).
 async fn two_tasks(cx: &Ctx<'_>) -> Check<(String, String, String)> {
-    cx.contract().await?;
+    cx.reference(crate::contract::Behaviour::Complete).await?;
+    cx.reference(crate::contract::Behaviour::InputRequired)
+        .await?;
     let first = wire_result(cx, &send_req(cx, "echo query", json!({}))?.send(cx).await?)?;
     let done = str_at(&first, "/task/id")?.to_owned();
     let context = str_at(&first, "/task/contextId")?.to_owned();

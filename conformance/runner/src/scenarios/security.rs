@@ -110,8 +110,7 @@ async fn challenge(cx: &Ctx<'_>) -> Check {
 
 async fn scope_get(cx: &Ctx<'_>) -> Check {
     let other = cx.other_cx()?;
-    cx.contract().await?;
-    let task = cx.send_task("echo private").await?;
+    let task = cx.any_task("echo private").await?;
     let got = cx
         .within(cx.svc().get_task(&other, GetTaskRequest::new(&task.id)))
         .await?;
@@ -122,8 +121,7 @@ async fn scope_get(cx: &Ctx<'_>) -> Check {
 
 async fn scope_list(cx: &Ctx<'_>) -> Check {
     let other = cx.other_cx()?;
-    cx.contract().await?;
-    let task = cx.send_task("echo private").await?;
+    let task = cx.any_task("echo private").await?;
     for filter in [task.context_id.clone(), String::new()] {
         let page = cx
             .within(cx.svc().list_tasks(
@@ -134,7 +132,9 @@ async fn scope_list(cx: &Ctx<'_>) -> Check {
                     ..Default::default()
                 },
             ))
-            .await?
+            .await?;
+        let page = cx
+            .offered(a2a_types::Operation::ListTasks, page)?
             .map_err(|e| {
                 fail(
                     "ListTasks to succeed for the other caller",
@@ -153,8 +153,10 @@ async fn scope_list(cx: &Ctx<'_>) -> Check {
 
 async fn scope_operations(cx: &Ctx<'_>) -> Check {
     let other = cx.other_cx()?;
-    cx.contract().await?;
-    let task = cx.send_task("input").await?;
+    let ask = cx
+        .ask(crate::contract::Behaviour::InputRequired, "input")
+        .await?;
+    let task = cx.send_task_with(SendMessageRequest::new(ask)).await?;
     let got = cx
         .within(
             cx.svc()

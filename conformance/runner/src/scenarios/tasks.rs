@@ -5,13 +5,14 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use a2a_types::{
-    CancelTaskRequest, ErrorKind, GetTaskRequest, ListTasksRequest, ListTasksResponse,
+    CancelTaskRequest, ErrorKind, GetTaskRequest, ListTasksRequest, ListTasksResponse, Operation,
     SendMessageRequest, Task, TaskState,
 };
 
 use crate::binding::Kind;
 use crate::check::{ensure, fail, skip, Check};
-use crate::context::{expect_error, state_name, with_history, Ctx};
+use crate::context::{expect_error, immediately, state_name, with_history, Ctx};
+use crate::contract::{Behaviour, Contract};
 use crate::scenario;
 use crate::scenario::Scenario;
 
@@ -191,23 +192,41 @@ pub(crate) fn list() -> Vec<Scenario> {
 }
 
 async fn get_task(cx: &Ctx<'_>) -> Check {
-    cx.contract().await?;
-    let sent = cx.send_task("echo kept").await?;
+    let sent = cx.any_task("echo kept").await?;
     let got = cx.get(&sent.id, None).await?;
     ensure(
         got.id == sent.id,
         format!("task {:?}", sent.id),
         format!("task {:?}", got.id),
     )?;
+    if cx.contract_name() == Contract::None {
+        // The agent's own work: GetTask must find the task as it was left.
+        if sent.status.state.is_terminal() {
+            ensure(
+                got.status.state == sent.status.state,
+                format!("the task {}", state_name(sent.status.state)),
+                state_name(got.status.state),
+            )?;
+        }
+        cx.note("found");
+        return Ok(());
+    }
     ensure(
         got.status.state == TaskState::Completed,
         "COMPLETED",
         state_name(got.status.state),
     )?;
     let text = got.artifacts.first().and_then(|a| a.text_content());
+    if cx.contract_name() == Contract::Reference {
+        ensure(
+            text.as_deref() == Some("kept"),
+            "the artifact \"kept\"",
+            format!("{text:?}"),
+        )?;
+    }
     ensure(
-        text.as_deref() == Some("kept"),
-        "the artifact \"kept\"",
+        got.artifacts == sent.artifacts,
+        "the artifacts SendMessage answered",
         format!("{text:?}"),
     )?;
     cx.note(format!("{} {text:?}", state_name(got.status.state)));
@@ -229,7 +248,7 @@ async fn get_unknown(cx: &Ctx<'_>) -> Check {
 /// A two-turn task (`input`, then an answer): at least two messages of
 /// history.
 async fn task_with_history(cx: &Ctx<'_>) -> Check<Task> {
-    cx.contract().await?;
+    cx.reference(Behaviour::InputRequired).await?;
     let task = cx.send_task("input").await?;
     let answer = cx.follow_up(&task.id, &task.context_id, "more");
     cx.send_task_with(SendMessageRequest::new(answer)).await?;
@@ -275,8 +294,7 @@ async fn history_zero(cx: &Ctx<'_>) -> Check {
 }
 
 async fn history_negative(cx: &Ctx<'_>) -> Check {
-    cx.contract().await?;
-    let task = cx.send_task("input").await?;
+    let task = cx.any_task("input").await?;
     let mut get = GetTaskRequest::new(&task.id);
     get.history_length = Some(-5);
     let got = cx.within(cx.svc().get_task(&cx.cx(), get)).await?;
@@ -291,6 +309,13 @@ async fn history_negative(cx: &Ctx<'_>) -> Check {
         ..Default::default()
     };
     let got = cx.within(cx.svc().list_tasks(&cx.cx(), list)).await?;
+    if let Err(e) = &got {
+        if cx.declined(Operation::ListTasks, e).is_some() {
+            cx.found("GetTask refuses historyLength -5; the agent declines ListTasks");
+            cx.note("refused");
+            return Ok(());
+        }
+    }
     expect_error(
         got,
         ErrorKind::InvalidParams,
@@ -301,7 +326,7 @@ async fn history_negative(cx: &Ctx<'_>) -> Check {
 }
 
 async fn history_send(cx: &Ctx<'_>) -> Check {
-    cx.contract().await?;
+    cx.reference(Behaviour::InputRequired).await?;
     let task = cx.send_task("input").await?;
     let m = cx.follow_up(&task.id, &task.context_id, "input");
     let r = with_history(m, 1);
@@ -345,8 +370,8 @@ pub(crate) async fn list_tasks(
     cx: &Ctx<'_>,
     request: ListTasksRequest,
 ) -> Check<ListTasksResponse> {
-    cx.within(cx.svc().list_tasks(&cx.cx(), request))
-        .await?
+    let got = cx.within(cx.svc().list_tasks(&cx.cx(), request)).await?;
+    cx.offered(Operation::ListTasks, got)?
         .map_err(|e| fail("ListTasks to succeed", crate::describe_error(&e)))
 }
 
@@ -355,15 +380,23 @@ fn ids(tasks: &[Task]) -> String {
     format!("tasks {ids:?}")
 }
 
-/// Echo tasks in one new context, oldest first. Skips when the agent does
-/// not accept a client contextId for the later ones.
+/// Tasks in one new context, oldest first (echo tasks under the
+/// reference contract). Skips when the agent does not accept a client
+/// contextId for the later ones.
 async fn tasks_in_one_context(cx: &Ctx<'_>, n: usize) -> Check<Vec<Task>> {
-    cx.contract().await?;
-    let first = cx.send_task("echo first").await?;
+    // Only an agent that offers ListTasks has tasks to list.
+    let probe = ListTasksRequest {
+        context_id: format!("ctx-probe-{}", cx.nonce()),
+        page_size: Some(1),
+        ..Default::default()
+    };
+    let got = cx.within(cx.svc().list_tasks(&cx.cx(), probe)).await?;
+    cx.offered(Operation::ListTasks, got)?.ok();
+    let first = cx.any_task("echo first").await?;
     let mut out = vec![first];
     for i in 1..n {
         tokio::time::sleep(Duration::from_millis(3)).await;
-        let mut m = cx.msg(&format!("echo task {i}"));
+        let mut m = cx.asking(Behaviour::Complete, &format!("echo task {i}"));
         m.context_id = out[0].context_id.clone();
         let t = cx
             .send_task_with(SendMessageRequest::new(m))
@@ -426,12 +459,19 @@ async fn artifacts_included(cx: &Ctx<'_>) -> Check {
         .iter()
         .find(|t| t.id == tasks[0].id)
         .ok_or_else(|| fail("the task listed", ids(&page.tasks)))?;
-    let text = t.artifacts.first().and_then(|a| a.text_content());
     ensure(
-        text.as_deref() == Some("first"),
-        "its artifact \"first\"",
-        format!("{text:?}"),
+        t.artifacts == tasks[0].artifacts,
+        "the artifacts SendMessage answered",
+        format!("{} artifacts", t.artifacts.len()),
     )?;
+    if cx.contract_name() == Contract::Reference {
+        let text = t.artifacts.first().and_then(|a| a.text_content());
+        ensure(
+            text.as_deref() == Some("first"),
+            "its artifact \"first\"",
+            format!("{text:?}"),
+        )?;
+    }
     cx.note("included");
     Ok(())
 }
@@ -523,7 +563,7 @@ async fn sorted(cx: &Ctx<'_>) -> Check {
 
 async fn context_filter(cx: &Ctx<'_>) -> Check {
     let mine = tasks_in_one_context(cx, 2).await?;
-    let other = cx.send_task("echo elsewhere").await?;
+    let other = cx.any_task("echo elsewhere").await?;
     let page = list_tasks(
         cx,
         ListTasksRequest {
@@ -549,8 +589,8 @@ async fn context_filter(cx: &Ctx<'_>) -> Check {
 }
 
 async fn status_filter(cx: &Ctx<'_>) -> Check {
+    let mut m = cx.ask(Behaviour::InputRequired, "input").await?;
     let tasks = tasks_in_one_context(cx, 1).await?;
-    let mut m = cx.msg("input");
     m.context_id = tasks[0].context_id.clone();
     let waiting = cx.send_task_with(SendMessageRequest::new(m)).await?;
     let page = list_tasks(
@@ -615,7 +655,7 @@ async fn page_size_bounds(cx: &Ctx<'_>) -> Check {
             ))
             .await?;
         expect_error(
-            got,
+            cx.offered(Operation::ListTasks, got)?,
             ErrorKind::InvalidParams,
             &format!("for pageSize {size}"),
         )?;
@@ -631,10 +671,13 @@ async fn cancel(cx: &Ctx<'_>, id: &str) -> Check<Result<Task, a2a_types::A2aErro
 }
 
 async fn cancel_working(cx: &Ctx<'_>) -> Check {
-    cx.contract().await?;
-    let task = cx
-        .start_task(&format!("slow {}", cx.timing().slow_ms() * 3))
+    let ask = cx
+        .ask(
+            Behaviour::LongRunning,
+            &format!("slow {}", cx.timing().slow_ms() * 3),
+        )
         .await?;
+    let task = cx.send_task_with(immediately(ask)).await?;
     let canceled = cancel(cx, &task.id).await?.map_err(|e| {
         fail(
             "CancelTask of a working task to succeed",
@@ -657,10 +700,13 @@ async fn cancel_working(cx: &Ctx<'_>) -> Check {
 }
 
 async fn cancel_idempotent(cx: &Ctx<'_>) -> Check {
-    cx.contract().await?;
-    let task = cx
-        .start_task(&format!("slow {}", cx.timing().slow_ms() * 3))
+    let ask = cx
+        .ask(
+            Behaviour::LongRunning,
+            &format!("slow {}", cx.timing().slow_ms() * 3),
+        )
         .await?;
+    let task = cx.send_task_with(immediately(ask)).await?;
     let first = cancel(cx, &task.id).await?;
     ensure(
         first.is_ok(),
@@ -701,8 +747,13 @@ async fn cancel_idempotent(cx: &Ctx<'_>) -> Check {
 }
 
 async fn cancel_terminal(cx: &Ctx<'_>) -> Check {
-    cx.contract().await?;
-    let task = cx.send_task("echo finished").await?;
+    let task = cx.any_task("echo finished").await?;
+    if !task.status.state.is_terminal() {
+        return Err(skip(format!(
+            "needs a terminal task: the task answered is {}",
+            state_name(task.status.state)
+        )));
+    }
     let got = cancel(cx, &task.id).await?;
     let e = expect_error(got, ErrorKind::TaskNotCancelable, "for a COMPLETED task")?;
     cx.note(e.kind().name());

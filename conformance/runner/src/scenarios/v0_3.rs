@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 use crate::binding::{Kind, JSONRPC};
 use crate::check::{ensure, fail, Check};
 use crate::context::Ctx;
+use crate::contract::Behaviour;
 use crate::scenario;
 use crate::scenario::Scenario;
 use crate::scenarios::needs_streaming;
@@ -135,7 +136,7 @@ fn parts_have_kind(holder: &Value, what: &str) -> Check {
 }
 
 async fn kinds(cx: &Ctx<'_>) -> Check {
-    cx.contract().await?;
+    cx.reference(Behaviour::Complete).await?;
     let task = call(cx, "message/send", params(cx, "echo hi")).await?;
     kind_is(&task, "task", "the result")?;
     ensure(
@@ -154,7 +155,8 @@ async fn kinds(cx: &Ctx<'_>) -> Check {
 }
 
 async fn enums(cx: &Ctx<'_>) -> Check {
-    cx.contract().await?;
+    cx.reference(Behaviour::InputRequired).await?;
+    cx.reference(Behaviour::DirectMessage).await?;
     let task = call(cx, "message/send", params(cx, "input")).await?;
     ensure(
         task.pointer("/status/state") == Some(&json!("input-required")),
@@ -173,7 +175,7 @@ async fn enums(cx: &Ctx<'_>) -> Check {
 
 async fn finals(cx: &Ctx<'_>) -> Check {
     needs_streaming(cx)?;
-    cx.contract().await?;
+    cx.reference(Behaviour::Streamed).await?;
     let events = cx
         .rpc("message/stream", params(cx, "stream 2"))?
         .header("a2a-version", "0.3")
@@ -220,7 +222,7 @@ async fn finals(cx: &Ctx<'_>) -> Check {
 }
 
 async fn no_header(cx: &Ctx<'_>) -> Check {
-    cx.contract().await?;
+    cx.reference(Behaviour::DirectMessage).await?;
     let reply = cx
         .rpc("message/send", params(cx, "message hi"))?
         .without("a2a-version")
