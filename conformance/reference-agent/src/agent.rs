@@ -254,10 +254,14 @@ impl ReferenceAgent {
     /// notifications are dropped; later ones go to the new config), and
     /// does not count against `max_push_configs_per_task`. Answers the
     /// config as stored and the one it replaced.
+    ///
+    /// A config set by a 0.3 caller (`v0_3`) gets 0.3 notifications: the
+    /// 0.3 Task object (0.3 spec 9.5).
     fn attach_push(
         &self,
         entry: &TaskEntry,
         mut config: TaskPushNotificationConfig,
+        v0_3: bool,
     ) -> Result<
         (
             TaskPushNotificationConfig,
@@ -273,7 +277,7 @@ impl ReferenceAgent {
         let attached = entry.with_push(|targets| {
             let target = PushTarget {
                 config: config.clone(),
-                queue: Arc::new(PushQueue::default()),
+                queue: Arc::new(PushQueue::new(v0_3)),
             };
             if let Some(old) = targets.iter_mut().find(|t| t.config.id == config.id) {
                 let old = std::mem::replace(old, target);
@@ -349,7 +353,7 @@ impl ReferenceAgent {
             let entry = self.task(&scope, &message.task_id)?;
             let work = behaviour::for_follow_up(&message);
             let attached = match push {
-                Some(config) => Some(self.attach_push(&entry, *config)?),
+                Some(config) => Some(self.attach_push(&entry, *config, v0_3(cx))?),
                 None => None,
             };
             let (resumed, start) = match entry.follow_up(message, subscribe, history) {
@@ -359,7 +363,7 @@ impl ReferenceAgent {
                     // they were.
                     match attached {
                         Some((_, Some(replaced))) => {
-                            let _ = self.attach_push(&entry, replaced);
+                            let _ = self.attach_push(&entry, replaced, v0_3(cx));
                         }
                         Some((config, None)) => Self::detach_push(&entry, &config.id),
                         None => {}
@@ -419,7 +423,7 @@ impl ReferenceAgent {
             self.inner.store.bytes(),
         ));
         if let Some(config) = push {
-            let (config, _) = self.attach_push(&entry, *config)?;
+            let (config, _) = self.attach_push(&entry, *config, v0_3(cx))?;
             entry.push_snapshot(&config.id);
         }
         let start = subscribe.then(|| entry.start(history));
@@ -601,7 +605,7 @@ impl ReferenceAgent {
         self.check_push_config(&request, "")?;
         let entry = self.task(&scope(cx, &request.tenant), &request.task_id)?;
         let tenant = std::mem::take(&mut request.tenant);
-        let (mut created, _) = self.attach_push(&entry, request)?;
+        let (mut created, _) = self.attach_push(&entry, request, v0_3(cx))?;
         created.tenant = tenant;
         Ok(created)
     }
@@ -719,6 +723,11 @@ fn text_path(message: &Message) -> String {
         .position(|p| matches!(p.content, PartContent::Text(_)))
         .unwrap_or(0);
     format!("message.parts[{i}].text")
+}
+
+/// Whether the caller speaks 0.3 (spec 3.6.2).
+fn v0_3(cx: &CallContext) -> bool {
+    cx.version == a2a_transport::ProtocolVersion::V0_3
 }
 
 fn push_config_not_found(task_id: &str, id: &str) -> A2aError {

@@ -127,9 +127,20 @@ struct QueueState {
 #[derive(Debug, Default)]
 pub(crate) struct PushQueue {
     state: Mutex<QueueState>,
+    /// Whether its config was set by a 0.3 caller: its bodies are 0.3
+    /// Task objects, sent as `application/json` (0.3 spec 9.5).
+    pub(crate) v0_3: bool,
 }
 
 impl PushQueue {
+    /// An empty queue, for a config set at 0.3 or not.
+    pub(crate) fn new(v0_3: bool) -> PushQueue {
+        PushQueue {
+            state: Mutex::default(),
+            v0_3,
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, QueueState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -210,10 +221,16 @@ impl PushQueue {
                 attempts: attempt,
                 last,
             };
-            let request = match push_request(config, body.clone(), &hub.allowlist) {
+            let mut request = match push_request(config, body.clone(), &hub.allowlist) {
                 Ok(request) => request,
                 Err(why) => return Some(failed(why)),
             };
+            if self.v0_3 {
+                request.headers_mut().insert(
+                    http::header::CONTENT_TYPE,
+                    http::HeaderValue::from_static("application/json"),
+                );
+            }
             let sent =
                 tokio::time::timeout(schedule.attempt_timeout, hub.sender.send(request)).await;
             let lost;

@@ -110,6 +110,12 @@ impl EventLog {
     }
 }
 
+/// The body of a 0.3 notification: the 0.3 Task object (`kind: "task"`,
+/// 0.3 spec 9.5).
+fn v0_3_body(task: &Task) -> bytes::Bytes {
+    bytes::Bytes::from(a2a_types::v0_3::to_vec(task).unwrap_or_default())
+}
+
 /// A webhook of the task and the queue of its notifications.
 #[derive(Debug)]
 pub(crate) struct PushTarget {
@@ -320,9 +326,9 @@ impl TaskEntry {
 
     /// The one place a task changes: apply, log, queue, announce.
     fn publish(&self, inner: &mut Inner, event: StreamResponse) {
-        if !inner.push.is_empty() {
+        if inner.push.iter().any(|t| !t.queue.v0_3) {
             let body = bytes::Bytes::from(a2a_types::json::to_vec(&event).unwrap_or_default());
-            for target in &inner.push {
+            for target in inner.push.iter().filter(|t| !t.queue.v0_3) {
                 target
                     .queue
                     .enqueue(body.clone(), &target.config, &self.hub);
@@ -348,6 +354,15 @@ impl TaskEntry {
             inner.log.push(None);
         }
         inner.task.limit_history(Some(self.max_history));
+        // 0.3 webhooks get the task as it now is (0.3 spec 9.5).
+        if inner.push.iter().any(|t| t.queue.v0_3) {
+            let body = v0_3_body(&inner.task);
+            for target in inner.push.iter().filter(|t| t.queue.v0_3) {
+                target
+                    .queue
+                    .enqueue(body.clone(), &target.config, &self.hub);
+            }
+        }
         let state = inner.task.status.state;
         if state.is_terminal() || state.is_interrupted() {
             self.terminal.store(state.is_terminal(), Ordering::Release);
@@ -592,8 +607,12 @@ impl TaskEntry {
     pub(crate) fn push_snapshot(&self, config_id: &str) {
         let inner = self.lock();
         if let Some(target) = inner.push.iter().find(|t| t.config.id == config_id) {
-            let event = StreamResponse::Task(inner.task.clone());
-            let body = bytes::Bytes::from(a2a_types::json::to_vec(&event).unwrap_or_default());
+            let body = if target.queue.v0_3 {
+                v0_3_body(&inner.task)
+            } else {
+                let event = StreamResponse::Task(inner.task.clone());
+                bytes::Bytes::from(a2a_types::json::to_vec(&event).unwrap_or_default())
+            };
             target.queue.enqueue(body, &target.config, &self.hub);
         }
     }

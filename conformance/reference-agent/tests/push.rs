@@ -620,3 +620,48 @@ async fn recreating_a_config_id_replaces_the_config_and_its_webhook() {
     .await;
     assert!(sender.requests().iter().all(|r| r.uri() != old_hook));
 }
+
+/// CORE03-1 (0.3 spec 9.5): a config set by a 0.3 caller gets the 0.3
+/// Task object (`kind: "task"`, 0.3 states) as `application/json`, for
+/// every change; a 1.0 config of the same task still gets StreamResponses.
+#[tokio::test]
+async fn a_config_set_at_0_3_gets_0_3_task_objects() {
+    let (agent, sender, outcomes) = observed(|_| {});
+    let cx03 = cx().with_version(a2a_transport::ProtocolVersion::V0_3);
+    let task = run(&agent, "input").await;
+    let mut old = config_for(&task.id, "https://hooks.example.com/v03");
+    old.id = "v03".into();
+    agent
+        .create_task_push_notification_config(&cx03, old)
+        .await
+        .unwrap();
+    let mut new = config_for(&task.id, HOOK);
+    new.id = "v10".into();
+    agent
+        .create_task_push_notification_config(&cx(), new)
+        .await
+        .unwrap();
+    let mut answer = msg("a", "blue");
+    answer.task_id = task.id.clone();
+    send_task(&agent, &cx(), SendMessageRequest::new(answer)).await;
+    eventually(|| {
+        let o = outcomes.lock().unwrap();
+        o.len() >= 4
+    })
+    .await;
+    let requests = sender.requests();
+    let (v03, v10): (Vec<_>, Vec<_>) = requests.iter().partition(|r| r.uri().path() == "/v03");
+    assert!(!v03.is_empty() && !v10.is_empty(), "{requests:?}");
+    for r in &v03 {
+        assert_eq!(r.headers()["content-type"], "application/json");
+        let body: serde_json::Value = serde_json::from_slice(r.body()).unwrap();
+        assert_eq!(body["kind"], "task", "{body}");
+        assert_eq!(body["id"], task.id.as_str());
+    }
+    let last: serde_json::Value = serde_json::from_slice(v03.last().unwrap().body()).unwrap();
+    assert_eq!(last["status"]["state"], "completed", "{last}");
+    for r in &v10 {
+        assert_eq!(r.headers()["content-type"], "application/a2a+json");
+        serde_json::from_slice::<StreamResponse>(r.body()).unwrap();
+    }
+}

@@ -3,7 +3,9 @@
 //!
 //! - JSON-RPC: each event is `data: <JSON-RPC success response>`, whose id
 //!   is the request's and whose result is the `StreamResponse`.
-//! - HTTP+JSON: each event is `data: <StreamResponse>`.
+//! - HTTP+JSON: each event is `data: <StreamResponse>` (for a 0.3 caller
+//!   in the 0.3 proto's ProtoJSON, its error event the JSON-RPC error
+//!   object).
 //!
 //! Every event frame carries an SSE `id:` (HTML "Server-sent events"
 //! 9.2.6): the label the handler put on the item through the call's
@@ -106,11 +108,7 @@ impl Frames {
         let json = match &self.framing {
             Framing::JsonRpc(id) => encode_result(id, event),
             Framing::JsonRpcV03(id) => encode_result(id, &a2a_types::v0_3::V03(event)),
-            Framing::Rest | Framing::RestV03 => match if matches!(self.framing, Framing::Rest) {
-                a2a_types::json::to_vec(event)
-            } else {
-                a2a_types::v0_3::event_to_rest(event)
-            } {
+            Framing::Rest | Framing::RestV03 => match self.rest_event(event) {
                 Ok(json) => json,
                 Err(_) => {
                     self.events = None;
@@ -124,6 +122,14 @@ impl Frames {
             self.encoder.data(&json);
         }
         self.encoder.take()
+    }
+
+    /// A bare `StreamResponse`, in the 0.3 proto's form for 0.3.
+    fn rest_event(&self, event: &StreamResponse) -> Result<Vec<u8>, a2a_types::json::Error> {
+        match self.framing {
+            Framing::RestV03 => a2a_types::v0_3::event_to_rest(event),
+            _ => a2a_types::json::to_vec(event),
+        }
     }
 
     fn error(&mut self, error: &A2aError) -> Bytes {

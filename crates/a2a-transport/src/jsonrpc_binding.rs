@@ -41,6 +41,15 @@
 //!   be one element of a JSON array.
 //! - **Streams** answer `text/event-stream` with `Cache-Control:
 //!   no-cache`; see the frames in [`Frames`](crate::frames).
+//! - **A 0.3 streaming call that fails before its first event**
+//!   (`message/stream`, `tasks/resubscribe`) is answered as a stream too:
+//!   one SSE event whose data is the JSON-RPC error response (0.3 spec
+//!   3.3.1, 7: "an SSE stream where each event's data is a
+//!   JSONRPCResponse"), as both 0.3 SDK servers do; the 0.3 JavaScript
+//!   client refuses an `application/json` answer to a streaming method.
+//!   1.0 answers such an error with one JSON-RPC error body, as before.
+//!   Errors before the request is decoded (authentication, version, a
+//!   body that does not decode) stay JSON: the method is not known yet.
 
 use a2a_jsonrpc::{
     decode_request, encode_batch, encode_error, encode_result, is_batch, peek_id, split_batch,
@@ -72,6 +81,8 @@ pub(crate) struct JsonRpcCall<'a> {
     id: Id,
     /// Whether the decoder found a notification (answered with no body).
     notification: bool,
+    /// Whether the decoded request is of a streaming operation.
+    streaming: bool,
 }
 
 /// A request to the JSON-RPC endpoint after the transport checks: one
@@ -158,6 +169,7 @@ pub(crate) fn frame<'a>(
         keep_alive,
         id: peek_id(body),
         notification: false,
+        streaming: false,
     }))
 }
 
@@ -201,7 +213,9 @@ impl<'a> Framed<'a> for JsonRpcCall<'a> {
     }
 
     fn decode_as(&mut self, version: ProtocolVersion) -> Result<A2aRequest, A2aError> {
-        decode_into(self.body, &mut self.id, &mut self.notification, version)
+        let request = decode_into(self.body, &mut self.id, &mut self.notification, version)?;
+        self.streaming = request.operation().is_streaming();
+        Ok(request)
     }
 
     fn respond(self, answer: Result<Answer, A2aError>) -> Response<Body> {
@@ -235,6 +249,11 @@ impl<'a> Framed<'a> for JsonRpcCall<'a> {
                 self.keep_alive,
             ),
             Ok(Answer::EmptyStream) => sse_response(Body::empty(), None),
+            Err(err) if v03 && self.streaming => {
+                let mut encoder = a2a_sse::Encoder::with_capacity(256);
+                encoder.data(&encode_error(&self.id, &err));
+                sse_response(Body::from(encoder.take()), None)
+            }
             Err(err) => error_response(&self.id, &err, None, self.challenges),
         }
     }

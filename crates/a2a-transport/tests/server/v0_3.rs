@@ -271,3 +271,26 @@ fn serve_tells_a_0_3_caller_it_speaks_1_0() {
         a2a_types::ErrorKind::TaskNotFound
     );
 }
+
+/// 0.3 spec 3.3.1, 7: a streaming method answers an SSE stream whatever
+/// happens, so its error is the stream's one event.
+#[test]
+fn a_0_3_streaming_error_is_one_sse_event_of_the_jsonrpc_error() {
+    let server = server();
+    let a = rpc_03(&server, "tasks/resubscribe", json!({"id": "nope"}));
+    assert_eq!(a.status, 200);
+    assert_eq!(a.headers["content-type"], "text/event-stream");
+    let events = a.events();
+    assert_eq!(events.len(), 1, "{events:?}");
+    let v: Value = serde_json::from_slice(&events[0].data).unwrap();
+    assert_eq!(v["id"], 3);
+    assert_eq!(v["error"]["code"], -32001, "{v}");
+    assert_valid(&[Case::new(
+        "stream error",
+        "JSONRPCErrorResponse",
+        &events[0].data,
+    )]);
+    // A unary method's error stays one JSON body.
+    let a = rpc_03(&server, "tasks/get", json!({"id": "nope"}));
+    assert_eq!(a.headers["content-type"], "application/json");
+}
