@@ -140,15 +140,18 @@ impl Embedded {
         config
     }
 
-    /// `interfaces`, plus a JSONRPC 0.3 interface at `jsonrpc_url` when
-    /// serving 0.3 (as the reference agent's `--v0-3` does).
+    /// `interfaces`, plus JSONRPC and HTTP+JSON 0.3 interfaces at the
+    /// same URLs when serving 0.3 (as the reference agent's `--v0-3`
+    /// does).
     fn with_v0_3(
         &self,
         mut interfaces: Vec<AgentInterface>,
         jsonrpc_url: String,
+        rest_url: &str,
     ) -> Vec<AgentInterface> {
         if self.v0_3 {
             interfaces.push(AgentInterface::new(jsonrpc_url, "JSONRPC", "0.3"));
+            interfaces.push(AgentInterface::new(rest_url, "HTTP+JSON", "0.3"));
         }
         interfaces
     }
@@ -195,6 +198,7 @@ impl Embedded {
                 AgentInterface::new(MEMORY_BASE, "GRPC", "1.0"),
             ],
             format!("{MEMORY_BASE}/"),
+            MEMORY_BASE,
         );
         let mut push: Arc<dyn PushSender> = Arc::new(MemoryPushSender::new(webhook.clone()));
         if let Some(wrap) = wrappers.push {
@@ -297,6 +301,7 @@ impl Embedded {
                 AgentInterface::new(base.clone(), "GRPC", "1.0"),
             ],
             format!("{base}/"),
+            &base,
         );
         let mut allow = Allowlist::new();
         allow
