@@ -133,7 +133,7 @@ macro_rules! method_table {
                     && e.kind() == a2a_types::ErrorKind::InvalidAgentResponse
                     && is_bare_success(input, expected) =>
                 {
-                    Ok(a2a_types::Reply::DeleteTaskPushNotificationConfig(a2a_types::Empty::default()))
+                    Ok(a2a_types::Reply::DeleteTaskPushNotificationConfig(a2a_types::Empty))
                 }
                 other => other,
             }

@@ -159,14 +159,13 @@ impl SseStream {
     }
 }
 
-/// One 0.3 HTTP+JSON frame: a 0.3 event, else an error body as in 1.0.
+/// One 0.3 HTTP+JSON frame: a 0.3 proto `StreamResponse`
+/// (`a2a_types::v0_3::event_from_rest`), else an error body.
 fn decode_rest_frame_v0_3(data: &[u8]) -> Result<StreamResponse, A2aError> {
-    match a2a_types::v0_3::from_slice::<StreamResponse>(data) {
+    match a2a_types::v0_3::event_from_rest(data, &a2a_types::DecodeLimits::new()) {
         Ok(event) => Ok(event),
-        Err(not_event) => match serde_json::from_slice::<ErrorBody>(data) {
-            Ok(body) => Err(A2aError::from_status(body.error.code, Some(body.error))),
-            Err(_) => Err(invalid_response(&format!("stream event: {not_event}"))),
-        },
+        Err(not_event) => Err(crate::http_transport::rest_error(data, true)
+            .unwrap_or_else(|| invalid_response(&format!("stream event: {not_event}")))),
     }
 }
 

@@ -506,9 +506,10 @@ impl<C: HttpClient> HttpTransport<C> {
         headers.insert(ACCEPT, HeaderValue::from_static(accept));
         match &body {
             Some(_) => {
+                // 0.3's HTTP+JSON is application/json (0.3 spec 3.2.3).
                 let ct = match self.binding {
-                    Binding::JsonRpc => APPLICATION_JSON,
-                    _ => A2A_JSON,
+                    Binding::HttpJson if !v03 => A2A_JSON,
+                    _ => APPLICATION_JSON,
                 };
                 headers.insert(CONTENT_TYPE, HeaderValue::from_static(ct));
             }
@@ -564,8 +565,10 @@ impl<C: HttpClient> HttpTransport<C> {
     /// whole message as the body, or its query fields into the query.
     ///
     /// At 0.3 the route is [`RouteTable::V0_3`]'s and the body the 0.3
-    /// params, the JSON-RPC `params` (0.3 spec 3.2.3 gives REST the same
-    /// objects).
+    /// proto's ProtoJSON, what the 0.3 SDK REST clients send
+    /// (`a2a_types::v0_3::request_to_rest`); a route with a body whose
+    /// request has none in 0.3 (cancel, subscribe: the path names the
+    /// task) sends `{}`.
     fn rest_request(
         &self,
         request: &A2aRequest,
@@ -592,12 +595,11 @@ impl<C: HttpClient> HttpTransport<C> {
         }
         let mut query = QueryBuilder::new();
         let body = match route.body() {
-            RequestBody::Message if v03 => {
-                let mut out = Vec::new();
-                a2a_types::v0_3::params_to_writer(&mut out, request)
-                    .map_err(|e| A2aError::internal(format!("request encoding: {e}")))?;
-                Some(out)
-            }
+            RequestBody::Message if v03 => Some(
+                a2a_types::v0_3::request_to_rest(request)
+                    .map_err(|e| A2aError::internal(format!("request encoding: {e}")))?
+                    .unwrap_or_else(|| b"{}".to_vec()),
+            ),
             RequestBody::Message => Some(to_json(request)?),
             RequestBody::None => {
                 write_query(route, request, &mut query)?;
@@ -633,7 +635,7 @@ impl<C: HttpClient> HttpTransport<C> {
                 .await;
         }
         if !parts.status.is_success() {
-            return Err(self.error_response(&parts, &mut body).await);
+            return Err(self.error_response(&parts, &mut body, v03).await);
         }
         let bytes =
             match read_body(&parts.headers, &mut body, self.config.max_response_body).await? {
@@ -647,7 +649,12 @@ impl<C: HttpClient> HttpTransport<C> {
             (Binding::JsonRpc, false) => decode_reply(op, &bytes, &id),
             (Binding::JsonRpc, true) => decode_reply_v0_3(op, &bytes, &id),
             (_, false) => decode_rest(op, &bytes),
-            (_, true) => decode_rest_v0_3(op, &bytes),
+            (_, true) => a2a_types::v0_3::reply_from_rest(
+                op,
+                &bytes,
+                &DecodeLimits::new().with_max_input_bytes(usize::MAX),
+            )
+            .map_err(|e| invalid_response(&e.to_string())),
         };
         result.map_err(|e| with_challenges(e, &parts.headers))
     }
@@ -672,7 +679,7 @@ impl<C: HttpClient> HttpTransport<C> {
             )));
         }
         if !parts.status.is_success() {
-            return Err(self.error_response(&parts, &mut body).await);
+            return Err(self.error_response(&parts, &mut body, v03).await);
         }
         match media_type(&parts.headers) {
             Some(m) if m.eq_ignore_ascii_case(EVENT_STREAM) => {
@@ -695,9 +702,7 @@ impl<C: HttpClient> HttpTransport<C> {
         };
         let error = match self.binding {
             Binding::JsonRpc => jsonrpc_error(&bytes),
-            Binding::HttpJson => serde_json::from_slice::<ErrorBody>(&bytes)
-                .ok()
-                .map(|b| A2aError::from_status(b.error.code, Some(b.error))),
+            Binding::HttpJson => rest_error(&bytes, v03),
             // Read by grpc_client before this point.
             Binding::Grpc => None,
         };
@@ -714,6 +719,7 @@ impl<C: HttpClient> HttpTransport<C> {
         &self,
         parts: &http::response::Parts,
         body: &mut ResponseBody,
+        v03: bool,
     ) -> A2aError {
         let status = parts.status.as_u16();
         let json = match read_body(&parts.headers, body, self.config.max_error_body).await {
@@ -741,6 +747,26 @@ impl<C: HttpClient> HttpTransport<C> {
                 Some(e) => e.with_received_status(status),
                 None => status_without_error(status, &self.url.to_string()),
             },
+            Binding::HttpJson if v03 => {
+                let json = json.as_deref();
+                match json.and_then(|b| rest_error(b, true)) {
+                    Some(e) => e.with_received_status(status),
+                    // The Python 0.3 SDK's REST errors: `{"message"}` and
+                    // the HTTP status alone.
+                    None => match json.and_then(message_only) {
+                        Some(message) => A2aError::from_status(
+                            status,
+                            Some(RpcStatus {
+                                code: status,
+                                status: String::new(),
+                                message,
+                                details: Vec::new(),
+                            }),
+                        ),
+                        None => status_without_error(status, &self.url.to_string()),
+                    },
+                }
+            }
             Binding::HttpJson | Binding::Grpc => {
                 match json.and_then(|b| serde_json::from_slice::<ErrorBody>(&b).ok()) {
                     Some(body) => A2aError::from_status(status, Some(body.error)),
@@ -873,21 +899,36 @@ fn decode_rest(op: Operation, bytes: &[u8]) -> Result<Reply, A2aError> {
     .map_err(|e| invalid_response(&e.to_string()))
 }
 
-/// A 0.3 HTTP+JSON success body as the result of `op`: the 0.3 form of
-/// the JSON-RPC `result` (an empty body reads as `null`).
-fn decode_rest_v0_3(op: Operation, bytes: &[u8]) -> Result<Reply, A2aError> {
-    let input: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
-        b"null"
-    } else {
-        bytes
-    };
-    // The JSON-RPC decoder, on the body wrapped as a response: one place
-    // reads 0.3 results.
-    let mut wrapped = Vec::with_capacity(input.len() + 32);
-    wrapped.extend_from_slice(br#"{"jsonrpc":"2.0","id":null,"result":"#);
-    wrapped.extend_from_slice(input);
-    wrapped.push(b'}');
-    decode_reply_v0_3(op, &wrapped, &Id::Null)
+/// The error object of an HTTP+JSON error body: at 0.3 the JSON-RPC
+/// error object (`{"code", "message", "data"}`, 0.3 spec 8, what the
+/// reference agent and the JS 0.3 SDK answer), else (and at 1.0) the
+/// `google.rpc.Status` body (spec 11.6).
+pub(crate) fn rest_error(bytes: &[u8], v03: bool) -> Option<A2aError> {
+    if v03 {
+        if let Ok(e) = serde_json::from_slice::<JsonRpcError>(bytes) {
+            return Some(A2aError::from_jsonrpc_error(e));
+        }
+    }
+    serde_json::from_slice::<ErrorBody>(bytes)
+        .ok()
+        .map(|b| A2aError::from_status(b.error.code, Some(b.error)))
+}
+
+/// The `message` of a `{"message": "..."}` body (at most 1 KiB kept).
+fn message_only(bytes: &[u8]) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Body {
+        message: String,
+    }
+    let mut message = serde_json::from_slice::<Body>(bytes).ok()?.message;
+    if message.len() > 1024 {
+        let mut end = 1024;
+        while !message.is_char_boundary(end) {
+            end -= 1;
+        }
+        message.truncate(end);
+    }
+    Some(message)
 }
 
 /// `ListTasks` at 0.3: the 0.3 method-not-found error (0.3 has no

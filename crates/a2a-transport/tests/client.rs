@@ -990,17 +990,24 @@ fn json_rpc_at_0_3_speaks_the_0_3_methods_and_shapes() {
 }
 
 #[test]
-fn http_json_at_0_3_uses_the_0_3_routes_and_bodies() {
+fn http_json_at_0_3_uses_the_0_3_routes_and_proto_bodies() {
     let (client, t) = transport(Binding::HttpJson);
     let t = t.with_version(ProtocolVersion::V0_3);
     let ct = [("content-type", "application/json")];
-    client.push_body(200, &ct, &task_v03("t/1", "canceled").to_string());
+    // The 0.3 proto's ProtoJSON, as the 0.3 SDK servers answer.
+    let task = |id: &str, state: &str| {
+        json!({"id": id, "contextId": "c1", "status": {"state": state},
+               "history": [{"messageId": "m0", "role": "ROLE_USER", "content": [{"text": "hi"}]}]})
+        .to_string()
+    };
+    client.push_body(200, &ct, &task("t/1", "TASK_STATE_CANCELLED"));
     let r = GetTaskRequest {
         history_length: Some(2),
         ..GetTaskRequest::new("t/1")
     };
-    let task = block_on(t.get_task(&CallContext::new(), r)).unwrap();
-    assert_eq!(task.status.state, TaskState::Canceled);
+    let got = block_on(t.get_task(&CallContext::new(), r)).unwrap();
+    assert_eq!(got.status.state, TaskState::Canceled);
+    assert_eq!(got.history[0].parts[0], a2a_types::Part::text("hi"));
     let req = client.last();
     assert_eq!(req.method(), Method::GET);
     assert_eq!(
@@ -1010,16 +1017,20 @@ fn http_json_at_0_3_uses_the_0_3_routes_and_bodies() {
     );
     assert_eq!(header(&req, "a2a-version"), Some("0.3"));
 
-    client.push_body(200, &ct, &task_v03("t2", "submitted").to_string());
+    client.push_body(200, &ct, &json!({"task": serde_json::from_str::<Value>(&task("t2", "TASK_STATE_SUBMITTED")).unwrap()}).to_string());
     let sent = SendMessageRequest::new(Message::user_text("m1", "hello"));
     block_on(t.send_message(&CallContext::new(), sent)).unwrap();
     let req = client.last();
     assert_eq!(req.uri().path(), "/a2a/v1/message:send");
-    let body = request_json(&req);
-    assert_eq!(body["message"]["kind"], "message", "the 0.3 params as body");
-    assert!(body.get("tenant").is_none());
+    assert_eq!(header(&req, "content-type"), Some("application/json"));
+    assert_eq!(
+        request_json(&req),
+        json!({"message": {"messageId": "m1", "role": "ROLE_USER", "content": [{"text": "hello"}]},
+               "configuration": {"blocking": true}}),
+        "the 0.3 proto's SendMessageRequest"
+    );
 
-    client.push_body(200, &ct, "");
+    client.push_body(200, &ct, "{}");
     let d = DeleteTaskPushNotificationConfigRequest {
         task_id: "t2".into(),
         id: "p1".into(),
@@ -1033,26 +1044,61 @@ fn http_json_at_0_3_uses_the_0_3_routes_and_bodies() {
         "/a2a/v1/tasks/t2/pushNotificationConfigs/p1"
     );
 
+    let mut config = TaskPushNotificationConfig::new("https://hook.example/h");
+    config.task_id = "t2".into();
+    config.id = "p1".into();
+    client.push_body(
+        200,
+        &ct,
+        &json!({"name": "tasks/t2/pushNotificationConfigs/p1",
+                "pushNotificationConfig": {"url": "https://hook.example/h"}})
+        .to_string(),
+    );
+    let set =
+        block_on(t.create_task_push_notification_config(&CallContext::new(), config)).unwrap();
+    assert_eq!((set.task_id.as_str(), set.id.as_str()), ("t2", "p1"));
+    assert_eq!(
+        request_json(&client.last()),
+        json!({"parent": "tasks/t2", "configId": "p1", "config": {
+            "name": "tasks/t2/pushNotificationConfigs/p1",
+            "pushNotificationConfig": {"id": "p1", "url": "https://hook.example/h"}}})
+    );
+
+    // Errors: the JSON-RPC error object, with the HTTP status.
+    client.push_body(404, &ct, r#"{"code":-32001,"message":"Task not found"}"#);
+    let err = block_on(t.get_task(&CallContext::new(), GetTaskRequest::new("x"))).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TaskNotFound);
+    // The Python 0.3 SDK's: a message and the status.
+    client.push_body(404, &ct, r#"{"message":"Task not found"}"#);
+    let err = block_on(t.get_task(&CallContext::new(), GetTaskRequest::new("x"))).unwrap_err();
+    assert_eq!(
+        (err.message(), err.received_status()),
+        ("Task not found", Some(404))
+    );
+
     client.push_rest_stream(
         vec![
-            json!({"kind": "artifact-update", "taskId": "t2", "contextId": "c1",
-                    "artifact": {"artifactId": "a1", "parts": [{"kind": "text", "text": "x"}]}}),
+            json!({"artifactUpdate": {"taskId": "t2", "contextId": "c1",
+                    "artifact": {"artifactId": "a1", "parts": [{"text": "x"}]}}}),
+            json!({"statusUpdate": {"taskId": "t2", "contextId": "c1",
+                    "status": {"state": "TASK_STATE_COMPLETED"}, "final": true}}),
         ],
         5,
         None,
     );
-    let events = collect(
-        block_on(t.stream_task(
-            &CallContext::new(),
-            SubscribeToTaskRequest {
-                id: "t2".into(),
-                ..Default::default()
-            },
-        ))
-        .unwrap(),
-    );
+    let resub = SubscribeToTaskRequest {
+        id: "t2".into(),
+        ..Default::default()
+    };
+    let events = collect(block_on(t.stream_task(&CallContext::new(), resub)).unwrap());
     assert!(
-        matches!(&events[..], [Ok(StreamResponse::ArtifactUpdate(_))]),
+        matches!(
+            &events[..],
+            [
+                Ok(StreamResponse::ArtifactUpdate(_)),
+                Ok(StreamResponse::StatusUpdate(_))
+            ]
+        ),
         "{events:?}"
     );
     let req = client.last();
@@ -1060,4 +1106,5 @@ fn http_json_at_0_3_uses_the_0_3_routes_and_bodies() {
         (req.method(), req.uri().path()),
         (&Method::POST, "/a2a/v1/tasks/t2:subscribe")
     );
+    assert_eq!(req.body().as_ref(), b"{}");
 }

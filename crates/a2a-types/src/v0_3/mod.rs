@@ -96,7 +96,10 @@ mod table;
 mod task;
 
 pub use card::{card_from_v0_3, union_card, V03_CARD_MEMBERS, V03_PROTOCOL_VERSION};
-pub use rest::{error_to_rest, event_to_rest, reply_to_rest, request_from_rest};
+pub use rest::{
+    error_to_rest, event_from_rest, event_to_rest, reply_from_rest, reply_to_rest,
+    request_from_rest, request_to_rest,
+};
 pub use table::{mapping_rows, Fate, Mapping, MAPPING};
 pub use task::{state_from_str, state_name};
 

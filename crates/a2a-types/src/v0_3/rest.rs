@@ -581,6 +581,259 @@ fn card_out(card: &crate::AgentCard) -> Result<Value, crate::json::Error> {
     Ok(Value::Object(map))
 }
 
+// ---- the client's direction: requests out, answers in ----
+
+/// The 0.3 HTTP+JSON body of a request, as the 0.3 SDK REST clients send
+/// it (the 0.3 proto's ProtoJSON; the Python server parses strictly, so
+/// only the proto's fields are written): `SendMessageRequest` for the two
+/// sends (`blocking` always written, the negation of
+/// `returnImmediately`), `CreateTaskPushNotificationConfigRequest`
+/// (`{parent, configId, config}`, the Python client's form, which the
+/// reference agent reads too) for a push configuration, `None` for an
+/// operation whose 0.3 route carries no body. `ListTasks` is refused.
+pub fn request_to_rest(request: &A2aRequest) -> Result<Option<Vec<u8>>, crate::json::Error> {
+    use serde::ser::Error as _;
+    let tree = match request {
+        A2aRequest::SendMessage(r) | A2aRequest::SendStreamingMessage(r) => {
+            send_request_out(serde_json::to_value(r)?)
+        }
+        A2aRequest::CreateTaskPushNotificationConfig(c) => {
+            let config = push_out(serde_json::to_value(c)?);
+            let mut out = Map::new();
+            out.insert(
+                "parent".to_owned(),
+                Value::String(format!("tasks/{}", c.task_id)),
+            );
+            out.insert("configId".to_owned(), Value::String(c.id.clone()));
+            out.insert("config".to_owned(), config);
+            Value::Object(out)
+        }
+        A2aRequest::ListTasks(_) => return Err(crate::json::Error::custom("0.3 has no ListTasks")),
+        _ => return Ok(None),
+    };
+    crate::json::to_vec(&tree).map(Some)
+}
+
+/// Reads the 0.3 HTTP+JSON answer to a unary `op` (the 0.3 proto's
+/// ProtoJSON, as [`reply_to_rest`] writes it and the 0.3 SDK servers
+/// answer) into the model. An empty body reads as `{}`. Bounded as
+/// [`request_from_rest`].
+pub fn reply_from_rest(
+    op: Operation,
+    body: &[u8],
+    limits: &DecodeLimits,
+) -> Result<Reply, DecodeError> {
+    let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        body
+    };
+    let tree: Value = crate::decode::from_slice_with_limits(body, limits)?;
+    let tree = match op {
+        Operation::SendMessage => stream_in(tree),
+        Operation::GetTask | Operation::CancelTask => task_in(tree),
+        Operation::CreateTaskPushNotificationConfig | Operation::GetTaskPushNotificationConfig => {
+            push_in(tree)
+        }
+        Operation::ListTaskPushNotificationConfigs => {
+            let mut out = Map::new();
+            let configs = match tree {
+                // A bare list, or `{configs: [...]}`.
+                Value::Array(list) => list,
+                Value::Object(mut map) => match map.remove("configs") {
+                    Some(Value::Array(list)) => list,
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            out.insert(
+                "configs".to_owned(),
+                Value::Array(configs.into_iter().map(push_in).collect()),
+            );
+            Value::Object(out)
+        }
+        Operation::DeleteTaskPushNotificationConfig => Value::Null,
+        Operation::GetExtendedAgentCard => card_in(tree),
+        Operation::ListTasks | Operation::SendStreamingMessage | Operation::SubscribeToTask => tree,
+    };
+    let json = serde_json::to_vec(&tree).map_err(|e| DecodeError::from_json(&e, String::new()))?;
+    Reply::from_json(op, &json, &limits.with_max_input_bytes(usize::MAX))
+}
+
+/// Reads one 0.3 HTTP+JSON stream event (the 0.3 proto's
+/// `StreamResponse`, as [`event_to_rest`] writes it) into the model;
+/// `final` is dropped (1.0 ends the stream instead).
+pub fn event_from_rest(data: &[u8], limits: &DecodeLimits) -> Result<StreamResponse, DecodeError> {
+    let tree: Value = crate::decode::from_slice_with_limits(data, limits)?;
+    let json = serde_json::to_vec(&stream_in(tree))
+        .map_err(|e| DecodeError::from_json(&e, String::new()))?;
+    crate::decode::from_slice_with_limits(&json, &limits.with_max_input_bytes(usize::MAX))
+}
+
+fn send_request_out(tree: Value) -> Value {
+    let Value::Object(mut map) = tree else {
+        return tree;
+    };
+    only(&mut map, &["message", "configuration", "metadata"]);
+    if let Some(message) = map.remove("message") {
+        map.insert("message".to_owned(), message_out(message));
+    }
+    let config = match map.remove("configuration") {
+        Some(Value::Object(c)) => c,
+        _ => Map::new(),
+    };
+    let mut out = Map::new();
+    if let Some(modes) = config.get("acceptedOutputModes") {
+        out.insert("acceptedOutputModes".to_owned(), modes.clone());
+    }
+    if let Some(push) = config.get("taskPushNotificationConfig") {
+        if let Value::Object(mut nested) = push_out(push.clone()) {
+            if let Some(inner) = nested.remove("pushNotificationConfig") {
+                out.insert("pushNotification".to_owned(), inner);
+            }
+        }
+    }
+    if let Some(h) = config.get("historyLength") {
+        out.insert("historyLength".to_owned(), h.clone());
+    }
+    let immediately = config
+        .get("returnImmediately")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    out.insert("blocking".to_owned(), Value::Bool(!immediately));
+    map.insert("configuration".to_owned(), Value::Object(out));
+    Value::Object(map)
+}
+
+fn status_in(status: &mut Value) {
+    let Value::Object(map) = status else { return };
+    if map.get("state").and_then(Value::as_str) == Some("TASK_STATE_CANCELLED") {
+        map.insert("state".to_owned(), Value::from("TASK_STATE_CANCELED"));
+    }
+    if let Some(message) = map.get_mut("message") {
+        message_in(message);
+    }
+}
+
+fn artifact_in(artifact: &mut Value) {
+    if let Some(Value::Array(parts)) = artifact.get_mut("parts") {
+        parts.iter_mut().for_each(part_in);
+    }
+}
+
+fn task_in(mut task: Value) -> Value {
+    if let Value::Object(map) = &mut task {
+        if let Some(status) = map.get_mut("status") {
+            status_in(status);
+        }
+        if let Some(Value::Array(list)) = map.get_mut("artifacts") {
+            list.iter_mut().for_each(artifact_in);
+        }
+        if let Some(Value::Array(list)) = map.get_mut("history") {
+            list.iter_mut().for_each(message_in);
+        }
+    }
+    task
+}
+
+/// A 0.3 `SendMessageResponse` or `StreamResponse` in the 1.0 form.
+fn stream_in(tree: Value) -> Value {
+    let Value::Object(map) = tree else {
+        return tree;
+    };
+    let mut out = Map::new();
+    for (key, mut value) in map {
+        let key = match key.as_str() {
+            "task" => {
+                value = task_in(value);
+                key
+            }
+            // The proto field is `msg`, its JSON name `message`.
+            "message" | "msg" => {
+                message_in(&mut value);
+                "message".to_owned()
+            }
+            "statusUpdate" => {
+                if let Value::Object(m) = &mut value {
+                    m.remove("final");
+                    if let Some(status) = m.get_mut("status") {
+                        status_in(status);
+                    }
+                }
+                key
+            }
+            "artifactUpdate" => {
+                if let Some(a) = value.get_mut("artifact") {
+                    artifact_in(a);
+                }
+                key
+            }
+            _ => key,
+        };
+        out.insert(key, value);
+    }
+    Value::Object(out)
+}
+
+/// 0.3's `{name, pushNotificationConfig}` as the flat 1.0 configuration.
+fn push_in(tree: Value) -> Value {
+    let Value::Object(mut map) = tree else {
+        return tree;
+    };
+    let (task, id) = map
+        .get("name")
+        .and_then(Value::as_str)
+        .map(resource_ids)
+        .unwrap_or_default();
+    let Some(config) = map.remove("pushNotificationConfig") else {
+        return Value::Object(map);
+    };
+    let mut flat = push_config_in(config, task);
+    if let (Value::Object(flat), Some(id)) = (&mut flat, id) {
+        flat.entry("id").or_insert(Value::String(id));
+    }
+    flat
+}
+
+/// The 0.3 proto's card as the 1.0 card: `security` is
+/// `securityRequirements`, and the interfaces are read from 0.3's `url`,
+/// `preferredTransport` and `additionalInterfaces` at its
+/// `protocolVersion`, as the JSON-RPC form's are.
+fn card_in(tree: Value) -> Value {
+    let Value::Object(mut map) = tree else {
+        return tree;
+    };
+    rename(&mut map, "security", "securityRequirements");
+    if let Some(Value::Array(skills)) = map.get_mut("skills") {
+        for skill in skills.iter_mut() {
+            if let Value::Object(s) = skill {
+                rename(s, "security", "securityRequirements");
+            }
+        }
+    }
+    if !map.contains_key("supportedInterfaces") {
+        let mut interfaces = Map::new();
+        for key in [
+            "url",
+            "preferredTransport",
+            "additionalInterfaces",
+            "protocolVersion",
+        ] {
+            if let Some(v) = map.get(key) {
+                interfaces.insert(key.to_owned(), v.clone());
+            }
+        }
+        if let Ok(bytes) = serde_json::to_vec(&Value::Object(interfaces)) {
+            if let Ok(card) = crate::v0_3::card_from_v0_3(&bytes) {
+                if let Ok(Value::Array(list)) = serde_json::to_value(&card.supported_interfaces) {
+                    map.insert("supportedInterfaces".to_owned(), Value::Array(list));
+                }
+            }
+        }
+    }
+    Value::Object(map)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -596,6 +849,80 @@ mod tests {
 
     fn tree(bytes: Vec<u8>) -> Value {
         serde_json::from_slice(&bytes).unwrap()
+    }
+
+    /// The client's direction undoes the server's: what a client writes
+    /// the server reads back, what a server writes the client reads back.
+    #[test]
+    fn the_client_direction_round_trips_through_the_server_direction() {
+        let limits = DecodeLimits::new();
+        let mut send = crate::SendMessageRequest::new(Message::user_text("m1", "hi"));
+        send.configuration = Some(crate::SendMessageConfiguration {
+            accepted_output_modes: vec!["text/plain".into()],
+            history_length: Some(3),
+            return_immediately: true,
+            ..Default::default()
+        });
+        let mut push = TaskPushNotificationConfig::new("https://hook.example/h");
+        push.task_id = "t1".into();
+        push.id = "p1".into();
+        push.token = "tok".into();
+        for request in [
+            A2aRequest::SendMessage(send.clone()),
+            A2aRequest::SendStreamingMessage(send),
+            A2aRequest::CreateTaskPushNotificationConfig(push.clone()),
+        ] {
+            let body = request_to_rest(&request).unwrap().unwrap();
+            let back = request_from_rest(request.operation(), &body, &limits).unwrap();
+            assert_eq!(back, request, "{}", String::from_utf8_lossy(&body));
+        }
+        let cancel = A2aRequest::CancelTask(crate::CancelTaskRequest::new("t1"));
+        assert_eq!(request_to_rest(&cancel).unwrap(), None);
+        assert!(request_to_rest(&A2aRequest::ListTasks(Default::default())).is_err());
+
+        let mut task = Task::new("t1", "c1", TaskState::Canceled);
+        task.history = vec![Message::user_text("m1", "hi")];
+        let list = crate::ListTaskPushNotificationConfigsResponse {
+            configs: vec![push.clone()],
+            ..Default::default()
+        };
+        for reply in [
+            Reply::GetTask(task.clone()),
+            Reply::CancelTask(task.clone()),
+            Reply::SendMessage(SendMessageResponse::Task(task.clone())),
+            Reply::SendMessage(SendMessageResponse::Message(Message::user_text("m2", "x"))),
+            Reply::CreateTaskPushNotificationConfig(push.clone()),
+            Reply::GetTaskPushNotificationConfig(push),
+            Reply::ListTaskPushNotificationConfigs(list),
+            Reply::DeleteTaskPushNotificationConfig(crate::Empty),
+        ] {
+            let op = reply.operation();
+            let body = reply_to_rest(&reply).unwrap();
+            let back = reply_from_rest(op, &body, &limits).unwrap();
+            // `Reply` holds streams, so no `==`: its 1.0 JSON compares.
+            let json = |r: &Reply| serde_json::to_string(&format!("{r:?}")).unwrap();
+            assert_eq!(
+                json(&back),
+                json(&reply),
+                "{}",
+                String::from_utf8_lossy(&body)
+            );
+        }
+        let status = TaskStatusUpdateEvent {
+            task_id: "t1".into(),
+            context_id: "c1".into(),
+            status: TaskStatus::new(TaskState::Completed),
+            ..Default::default()
+        };
+        for event in [
+            StreamResponse::Task(task),
+            StreamResponse::StatusUpdate(status),
+        ] {
+            let data = event_to_rest(&event).unwrap();
+            assert_eq!(event_from_rest(&data, &limits).unwrap(), event);
+        }
+        assert!(reply_from_rest(Operation::GetTask, b"[1]", &limits).is_err());
+        assert!(event_from_rest(br#"{"task": 5}"#, &limits).is_err());
     }
 
     #[test]
