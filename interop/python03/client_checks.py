@@ -59,9 +59,10 @@ TERMINAL = {TaskState.completed, TaskState.failed, TaskState.canceled, TaskState
 CHECK_TIMEOUT = 20.0
 REQUEST_TIMEOUT = 10.0
 # 0.3 error codes (spec 0.3 section 8.2) and the HTTP statuses the
-# HTTP+JSON binding answers them with (spec 0.3 section 3.2.3's mapping).
+# HTTP+JSON binding may answer them with: section 3.2.3 asks only for an
+# "appropriate" status, so a not-cancelable task may be 400 or 409.
 TASK_NOT_FOUND = (-32001, 404)
-NOT_CANCELABLE = (-32002, 409)
+NOT_CANCELABLE = (-32002, 400, 409)
 
 
 class Skip(Exception):
