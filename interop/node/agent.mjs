@@ -40,6 +40,8 @@ import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/serve
 import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
 
 const SDK_VERSION = '1.3.0';
+// --v0-3 turns on the SDK's 0.3 layer (`legacyCompat`) on every handler.
+const legacy = { enabled: false };
 
 const TCK_PREFIXES = [
   'tck-complete-task',
@@ -281,6 +283,14 @@ function buildCard(base, bearer, extended = false, grpcAddress = undefined) {
       // Last, so that a client taking the card's order keeps the HTTP
       // bindings it chose before gRPC existed (spec 8.3.1).
       ...(grpcAddress ? [{ url: grpcAddress, protocolBinding: 'GRPC', tenant: '', protocolVersion: '1.0' }] : []),
+      // --v0-3: the SDK's legacyCompat serves 0.3 on the same endpoints and
+      // asks the card to declare them as 0.3 interfaces.
+      ...(legacy.enabled
+        ? [
+            { url: `${base}/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '0.3' },
+            { url: `${base}/rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '0.3' },
+          ]
+        : []),
     ],
     provider: undefined,
     version: SDK_VERSION,
@@ -341,10 +351,12 @@ function main() {
       'grpc-port': { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       bearer: { type: 'string' },
+      'v0-3': { type: 'boolean', default: false },
     },
   });
+  legacy.enabled = values['v0-3'];
   if (!values.port) {
-    console.error('usage: node agent.mjs --port N [--grpc-port M] [--host 127.0.0.1] [--bearer TOKEN]');
+    console.error('usage: node agent.mjs --port N [--grpc-port M] [--host 127.0.0.1] [--bearer TOKEN] [--v0-3]');
     process.exit(2);
   }
   const base = `http://${values.host}:${values.port}`;
@@ -380,7 +392,11 @@ function main() {
   app.use('/.well-known/agent-card.json', agentCardHandler({
     // The SDK's card handler JSON.stringify()s what it is given, so hand it
     // the ProtoJSON form (oneofs such as the security scheme need it).
-    agentCardProvider: async () => AgentCard.toJSON(card),
+    // With legacyCompat the SDK translates the card itself and needs the
+    // in-memory form (its 0.3 path reads the oneofs as `$case`); a 0.3
+    // client sends no A2A-Version and gets the translation.
+    agentCardProvider: legacy.enabled ? async () => card : async () => AgentCard.toJSON(card),
+    ...(legacy.enabled ? { legacyCompat: legacy } : {}),
   }));
   // Every A2A call needs the bearer token when one is configured (as the
   // reference agent does); the SDK leaves authentication to the host.
@@ -390,8 +406,9 @@ function main() {
       error: { code: 401, status: 'UNAUTHENTICATED', message: 'bearer token required', details: [] },
     });
   });
-  app.use('/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder }));
-  app.use('/rest', restHandler({ requestHandler: handler, userBuilder }));
+  const compat = legacy.enabled ? { legacyCompat: legacy } : {};
+  app.use('/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder, ...compat }));
+  app.use('/rest', restHandler({ requestHandler: handler, userBuilder, ...compat }));
 
   // gRPC: the same request handler behind the SDK's service, so a task
   // made over HTTP is there over gRPC too. It binds first, so that a card

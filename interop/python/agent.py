@@ -25,7 +25,11 @@ advertises every binding it serves, gRPC as `host:port` (the proto's
 carry `Authorization: Bearer <token>` (HTTP header or gRPC metadata, as the
 reference agent does with --bearer) and the extended card is offered.
 
-Usage: python agent.py --port N [--grpc-port M] [--host 127.0.0.1] [--bearer TOKEN]
+With --v0-3 the SDK's own 0.3 layer (`enable_v0_3_compat` of its JSON-RPC
+and REST routes) is on and the card is the union card 0.3 clients read
+(interop/run.sh --mode v0_3, issue 17).
+
+Usage: python agent.py --port N [--grpc-port M] [--host 127.0.0.1] [--bearer TOKEN] [--v0-3]
 """
 
 from __future__ import annotations
@@ -309,11 +313,20 @@ class BehaviourExecutor(AgentExecutor):
         await updater.cancel()
 
 
-def build_card(base: str, bearer: bool, extended: bool = False, grpc_address: str | None = None) -> AgentCard:
+def build_card(
+    base: str, bearer: bool, extended: bool = False, grpc_address: str | None = None, v03: bool = False
+) -> AgentCard:
     interfaces = [
         AgentInterface(url=f'{base}/jsonrpc', protocol_binding='JSONRPC', protocol_version='1.0'),
         AgentInterface(url=f'{base}/rest', protocol_binding='HTTP+JSON', protocol_version='1.0'),
     ]
+    if v03:
+        # The SDK's compat layer serves 0.3 on the same endpoints; the card
+        # declares them as 0.3 interfaces too (its docstring asks for it).
+        interfaces += [
+            AgentInterface(url=f'{base}/jsonrpc', protocol_binding='JSONRPC', protocol_version='0.3'),
+            AgentInterface(url=f'{base}/rest', protocol_binding='HTTP+JSON', protocol_version='0.3'),
+        ]
     if grpc_address:
         # Last, so that a client preferring the card's order keeps the
         # HTTP bindings it picked before gRPC existed (spec 8.3.1).
@@ -415,10 +428,10 @@ class GrpcBearerGuard(grpc.aio.ServerInterceptor):
         )
 
 
-def build_handler(port: int, host: str, bearer: str | None, grpc_port: int | None):
+def build_handler(port: int, host: str, bearer: str | None, grpc_port: int | None, v03: bool = False):
     base = f'http://{host}:{port}'
     grpc_address = f'{host}:{grpc_port}' if grpc_port else None
-    card = build_card(base, bearer is not None, grpc_address=grpc_address)
+    card = build_card(base, bearer is not None, grpc_address=grpc_address, v03=v03)
     push_store = InMemoryPushNotificationConfigStore()
     push_sender = BasePushNotificationSender(httpx.AsyncClient(timeout=5.0), push_store)
     handler = DefaultRequestHandler(
@@ -427,21 +440,46 @@ def build_handler(port: int, host: str, bearer: str | None, grpc_port: int | Non
         agent_card=card,
         push_config_store=push_store,
         push_sender=push_sender,
-        extended_agent_card=build_card(base, True, extended=True, grpc_address=grpc_address) if bearer else None,
+        extended_agent_card=build_card(base, True, extended=True, grpc_address=grpc_address, v03=v03)
+        if bearer
+        else None,
     )
     return card, handler
 
 
-def build_app(card: AgentCard, handler: DefaultRequestHandler) -> Starlette:
+def union_card(card: AgentCard) -> dict:
+    """The card a 0.3 client reads beside the 1.0 fields: the 1.0 ProtoJSON
+    with the SDK's own 0.3 translation of it merged in (the SDK serves only
+    the 1.0 card; `to_compat_agent_card` is its 0.3 mapping)."""
+    from google.protobuf import json_format
+
+    from a2a.compat.v0_3.conversions import to_compat_agent_card
+
+    union = json_format.MessageToDict(card)
+    union.update(to_compat_agent_card(card).model_dump(mode='json', by_alias=True, exclude_none=True))
+    return union
+
+
+def build_app(card: AgentCard, handler: DefaultRequestHandler, v03: bool = False) -> Starlette:
     routes = []
-    routes += create_agent_card_routes(card)
-    routes += create_jsonrpc_routes(handler, rpc_url='/jsonrpc')
-    routes += create_rest_routes(handler, path_prefix='/rest')
+    if v03:
+        from starlette.routing import Route
+
+        body = union_card(card)
+
+        async def serve_card(request):
+            return JSONResponse(body)
+
+        routes.append(Route('/.well-known/agent-card.json', serve_card, methods=['GET']))
+    else:
+        routes += create_agent_card_routes(card)
+    routes += create_jsonrpc_routes(handler, rpc_url='/jsonrpc', enable_v0_3_compat=v03)
+    routes += create_rest_routes(handler, path_prefix='/rest', enable_v0_3_compat=v03)
     return Starlette(routes=routes)
 
 
 async def serve(args) -> None:
-    card, handler = build_handler(args.port, args.host, args.bearer, args.grpc_port)
+    card, handler = build_handler(args.port, args.host, args.bearer, args.grpc_port, args.v0_3)
     grpc_server = None
     if args.grpc_port:
         # One request handler behind both servers: a task created over
@@ -451,7 +489,7 @@ async def serve(args) -> None:
         if grpc_server.add_insecure_port(f'{args.host}:{args.grpc_port}') == 0:
             raise SystemExit(f'cannot bind gRPC port {args.grpc_port}')
         await grpc_server.start()
-    app = BearerGuard(build_app(card, handler), args.bearer)
+    app = BearerGuard(build_app(card, handler, args.v0_3), args.bearer)
     config = uvicorn.Config(
         app,
         host=args.host,
@@ -472,6 +510,9 @@ def main() -> int:
     parser.add_argument('--grpc-port', type=int, default=None, help='also serve gRPC on this port')
     parser.add_argument('--host', default='127.0.0.1')
     parser.add_argument('--bearer', default=None)
+    parser.add_argument(
+        '--v0-3', action='store_true', help="also serve A2A 0.3 (the SDK's enable_v0_3_compat) and a union card"
+    )
     parser.add_argument('--log-level', default='warning')
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
