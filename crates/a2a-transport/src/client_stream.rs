@@ -63,7 +63,7 @@ pub struct SseStream {
     /// Frames in their A2A 0.3 form.
     v03: bool,
     /// An event read ahead (see [`SseStream::first_error`]), yielded first.
-    first: Option<StreamResponse>,
+    first: Option<Box<StreamResponse>>,
     done: bool,
 }
 
@@ -126,7 +126,7 @@ impl SseStream {
         match std::future::poll_fn(|c| Pin::new(&mut self).poll_next(c)).await {
             Some(Err(e)) => Err(e),
             Some(Ok(event)) => {
-                self.first = Some(event);
+                self.first = Some(Box::new(event));
                 Ok(self)
             }
             None => Ok(self),
@@ -209,7 +209,7 @@ impl Stream for SseStream {
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = self.get_mut();
         if let Some(event) = this.first.take() {
-            return Poll::Ready(Some(Ok(event)));
+            return Poll::Ready(Some(Ok(*event)));
         }
         if this.done {
             return Poll::Ready(None);
