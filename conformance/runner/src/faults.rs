@@ -54,8 +54,12 @@ impl Fault {
     pub fn version(&self) -> a2a_transport::ProtocolVersion {
         match self.kind {
             FaultKind::Http(
-                HttpFault::V03ServedAs1_0 | HttpFault::V03KindMissing | HttpFault::V03Enums1_0,
-            ) => a2a_transport::ProtocolVersion::V0_3,
+                HttpFault::V03ServedAs1_0
+                | HttpFault::V03KindMissing
+                | HttpFault::V03Enums1_0
+                | HttpFault::V03StreamErrorAsJson,
+            )
+            | FaultKind::Push(PushFault::V03BodyAs1_0) => a2a_transport::ProtocolVersion::V0_3,
             _ => a2a_transport::ProtocolVersion::V1_0,
         }
     }
@@ -153,6 +157,8 @@ faults! {
     "v0_3-served-as-1_0", Http(V03ServedAs1_0), "serves a 0.3 request with 1.0 semantics and shapes (against spec 3.6.2)";
     "v0_3-kind-missing", Http(V03KindMissing), "leaves kind out of 0.3 tasks, messages, parts and events";
     "v0_3-enums-1_0", Http(V03Enums1_0), "spells 0.3 states and roles the 1.0 way (TASK_STATE_COMPLETED, ROLE_AGENT)";
+    "v0_3-stream-error-as-json", Http(V03StreamErrorAsJson), "answers a failing 0.3 streaming call with an application/json error, not a stream of one error event";
+    "v0_3-push-body-1_0", Push(V03BodyAs1_0), "POSTs 0.3 push notifications as 1.0 StreamResponses";
     "no-last-modified", Http(NoLastModified), "serves the card without Last-Modified and ignores If-Modified-Since";
     "extended-card-uncached", Http(ExtendedCardUncached), "serves the extended card without ETag or Cache-Control";
     "field-rules-unchecked", Http(FieldRulesUnchecked), "answers a negative historyLength or an out-of-bounds pageSize as if it were unset";
@@ -297,6 +303,7 @@ enum HttpFault {
     V03ServedAs1_0,
     V03KindMissing,
     V03Enums1_0,
+    V03StreamErrorAsJson,
 }
 
 /// Faults of push delivery.
@@ -306,6 +313,7 @@ enum PushFault {
     WrongMediaType,
     HttpsRefused,
     NoToken,
+    V03BodyAs1_0,
 }
 
 // ---------------------------------------------------------------- service
@@ -688,6 +696,45 @@ impl HttpClient for FaultyHttp {
                 }
                 _ => {}
             }
+            if fault == HttpFault::V03StreamErrorAsJson
+                && crate::wire::media_type(&parts.headers) == "text/event-stream"
+            {
+                // A stream whose first event is an error, answered as that
+                // error's JSON instead (what 1.0 does, not 0.3).
+                let mut body = body;
+                let first = std::future::poll_fn(|c| Pin::new(&mut body).poll_next(c)).await;
+                let Some(first) = first.transpose()? else {
+                    return Ok(http::Response::from_parts(
+                        parts,
+                        ResponseBody::full(Bytes::new()),
+                    ));
+                };
+                let data: String = std::str::from_utf8(&first)
+                    .unwrap_or_default()
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("data:"))
+                    .map(str::trim_start)
+                    .collect();
+                let is_error = serde_json::from_str::<Value>(&data)
+                    .ok()
+                    .is_some_and(|v| v.get("error").is_some());
+                if is_error {
+                    parts.headers.insert(
+                        http::header::CONTENT_TYPE,
+                        http::HeaderValue::from_static("application/json"),
+                    );
+                    parts.headers.remove(http::header::CONTENT_LENGTH);
+                    return Ok(http::Response::from_parts(
+                        parts,
+                        ResponseBody::full(Bytes::from(data)),
+                    ));
+                }
+                let rest = ResponseBody::new(Prepend {
+                    first: Some(first),
+                    body,
+                });
+                return Ok(http::Response::from_parts(parts, rest));
+            }
             if crate::wire::media_type(&parts.headers) == "text/event-stream" {
                 // Whole frames arrive one per chunk: rewrite each.
                 let body = ResponseBody::new(MapChunks {
@@ -715,6 +762,23 @@ async fn read_all(mut body: ResponseBody) -> Result<Bytes, HttpError> {
         buf.extend_from_slice(&chunk?);
     }
     Ok(buf.freeze())
+}
+
+/// `body` after one chunk already read.
+struct Prepend {
+    first: Option<Bytes>,
+    body: ResponseBody,
+}
+
+impl Stream for Prepend {
+    type Item = Result<Bytes, HttpError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        if let Some(first) = self.first.take() {
+            return Poll::Ready(Some(Ok(first)));
+        }
+        Pin::new(&mut self.body).poll_next(cx)
+    }
 }
 
 struct MapChunks<F> {
@@ -1144,6 +1208,14 @@ impl PushSender for FaultyPush {
                 request
                     .headers_mut()
                     .remove(a2a_transport::push::NOTIFICATION_TOKEN_HEADER);
+            }
+            PushFault::V03BodyAs1_0 => {
+                // A 0.3 Task body re-encoded as the 1.0 StreamResponse.
+                if let Ok(task) = a2a_types::v0_3::from_slice::<Task>(request.body()) {
+                    if let Ok(body) = a2a_types::json::to_vec(&StreamResponse::Task(task)) {
+                        *request.body_mut() = Bytes::from(body);
+                    }
+                }
             }
         }
         self.inner.send(request)

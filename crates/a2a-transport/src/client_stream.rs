@@ -23,7 +23,9 @@
 //!
 //! - **At A2A 0.3** (0.3 spec 7.2, 3.2.3): the same frames, each event in
 //!   its 0.3 form (`kind`-tagged, read with the `a2a_types::v0_3` codecs;
-//!   `final` is not needed: the stream ends when the body does).
+//!   `final` is not needed: the stream ends when the body does). A 0.3
+//!   stream whose first event is an error is that error, returned by the
+//!   call that opens it (0.3 servers answer a failing streaming call so).
 //!
 //! An error ends the stream: after the first `Err` item the stream yields
 //! nothing more. A connection lost mid-stream is a [`ClientFailure`]
@@ -60,6 +62,8 @@ pub struct SseStream {
     id: Id,
     /// Frames in their A2A 0.3 form.
     v03: bool,
+    /// An event read ahead (see [`SseStream::first_error`]), yielded first.
+    first: Option<Box<StreamResponse>>,
     done: bool,
 }
 
@@ -79,6 +83,7 @@ impl fmt::Debug for SseStream {
             .field("id", &self.id)
             .field("last_event_id", &self.last_event_id())
             .field("retry", &self.retry())
+            .field("first", &self.first.is_some())
             .field("done", &self.done)
             .finish()
     }
@@ -101,6 +106,7 @@ impl SseStream {
             binding,
             id,
             v03: false,
+            first: None,
             done: false,
         }
     }
@@ -111,6 +117,22 @@ impl SseStream {
         self
     }
 
+    /// Reads the first event ahead: a 0.3 server answers a streaming
+    /// call that fails with a stream whose one event is the error (0.3
+    /// spec 3.3.1, 7; both 0.3 SDK servers do), which is the call's error,
+    /// as a 1.0 server's error answer is. Any other first event is kept
+    /// and yielded first.
+    pub(crate) async fn first_error(mut self) -> Result<SseStream, A2aError> {
+        match std::future::poll_fn(|c| Pin::new(&mut self).poll_next(c)).await {
+            Some(Err(e)) => Err(e),
+            Some(Ok(event)) => {
+                self.first = Some(Box::new(event));
+                Ok(self)
+            }
+            None => Ok(self),
+        }
+    }
+
     /// The events of a gRPC server stream.
     pub(crate) fn grpc(events: GrpcEvents) -> SseStream {
         SseStream {
@@ -118,6 +140,7 @@ impl SseStream {
             binding: Binding::Grpc,
             id: Id::Null,
             v03: false,
+            first: None,
             done: false,
         }
     }
@@ -185,6 +208,9 @@ impl Stream for SseStream {
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = self.get_mut();
+        if let Some(event) = this.first.take() {
+            return Poll::Ready(Some(Ok(*event)));
+        }
         if this.done {
             return Poll::Ready(None);
         }

@@ -684,7 +684,11 @@ impl<C: HttpClient> HttpTransport<C> {
         match media_type(&parts.headers) {
             Some(m) if m.eq_ignore_ascii_case(EVENT_STREAM) => {
                 let stream = SseStream::new(body, self.binding, id, self.config.sse);
-                return Ok(if v03 { stream.v0_3() } else { stream });
+                return if v03 {
+                    stream.v0_3().first_error().await
+                } else {
+                    Ok(stream)
+                };
             }
             Some(m) if is_json(m) => {}
             other => {

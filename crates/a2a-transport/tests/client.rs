@@ -987,6 +987,25 @@ fn json_rpc_at_0_3_speaks_the_0_3_methods_and_shapes() {
     assert_eq!(events.len(), 2, "{events:?}");
     assert!(events.iter().all(Result::is_ok), "{events:?}");
     assert_eq!(request_json(&client.last())["method"], "message/stream");
+
+    // A 0.3 server answers a failing streaming call with a stream of one
+    // error event: that is the call's error.
+    client.push_fn(|req| {
+        let id = request_json(req)["id"].clone();
+        let frame = json!({"jsonrpc": "2.0", "id": id,
+                           "error": {"code": -32001, "message": "Task not found"}});
+        Ok(support::response(
+            200,
+            &[("content-type", "text/event-stream")],
+            vec![Ok(Bytes::from(format!("data: {frame}\n\n")))],
+        ))
+    });
+    let resub = SubscribeToTaskRequest {
+        id: "nope".into(),
+        ..Default::default()
+    };
+    let err = block_on(t.stream_task(&CallContext::new(), resub)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TaskNotFound);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 use std::time::{Duration, SystemTime};
 
 use a2a_transport::push::WebhookVerifier;
+use a2a_transport::ProtocolVersion;
 
 use a2a_types::{
     AuthenticationInfo, DeleteTaskPushNotificationConfigRequest, ErrorKind,
@@ -424,9 +425,27 @@ fn state_of(item: &StreamResponse) -> Option<TaskState> {
     }
 }
 
+/// A notification's body at `version`: a `StreamResponse` (spec 4.3.3),
+/// at 0.3 the 0.3 `Task` (0.3 spec 9.5).
+fn delivered(
+    body: &[u8],
+    version: ProtocolVersion,
+) -> Result<StreamResponse, a2a_types::DecodeError> {
+    if version == ProtocolVersion::V0_3 {
+        a2a_types::v0_3::from_slice::<Task>(body).map(StreamResponse::Task)
+    } else {
+        a2a_types::from_slice(body)
+    }
+}
+
 /// Checks each delivery (4.3.3): a POST whose body is a StreamResponse
-/// about `task_id`; answers the decoded bodies.
-fn check_deliveries(deliveries: &[Delivery], task_id: &str) -> Check<Vec<StreamResponse>> {
+/// (at 0.3 a 0.3 Task) about `task_id`; answers the decoded bodies.
+fn check_deliveries(
+    cx: &Ctx<'_>,
+    deliveries: &[Delivery],
+    task_id: &str,
+) -> Check<Vec<StreamResponse>> {
+    let version = cx.target().version;
     let mut items = Vec::new();
     for (i, d) in deliveries.iter().enumerate() {
         ensure(
@@ -434,9 +453,13 @@ fn check_deliveries(deliveries: &[Delivery], task_id: &str) -> Check<Vec<StreamR
             "each notification POSTed",
             format!("#{i}: {}", d.method),
         )?;
-        let item: StreamResponse = a2a_types::from_slice(&d.body).map_err(|e| {
+        let item = delivered(&d.body, version).map_err(|e| {
             fail(
-                "a StreamResponse body",
+                if version == ProtocolVersion::V0_3 {
+                    "a 0.3 Task body"
+                } else {
+                    "a StreamResponse body"
+                },
                 format!(
                     "#{i}: {e}: {}",
                     crate::abbreviate(&String::from_utf8_lossy(&d.body))
@@ -469,9 +492,11 @@ fn check_credentials(deliveries: &[Delivery], authorization: &str) -> Check {
     Ok(())
 }
 
+/// Whether a delivery reports a terminal state, in either version's body.
 fn ends_terminal(deliveries: &[Delivery]) -> bool {
     deliveries.iter().any(|d| {
-        a2a_types::from_slice::<StreamResponse>(&d.body)
+        delivered(&d.body, ProtocolVersion::V1_0)
+            .or_else(|_| delivered(&d.body, ProtocolVersion::V0_3))
             .ok()
             .and_then(|i| state_of(&i))
             .is_some_and(TaskState::is_terminal)
@@ -570,6 +595,21 @@ async fn https(cx: &Ctx<'_>) -> Check {
     // Each delivery is verified on its own: the agent may legitimately
     // send the same bytes twice (a state it reports again).
     for (i, d) in got.iter().enumerate() {
+        if cx.target().version == ProtocolVersion::V0_3 {
+            // The verifier reads 1.0 bodies; a 0.3 notification carries
+            // the config's token the same way (0.3 spec 9.5), and its
+            // body is checked below.
+            let token = d
+                .headers
+                .get(a2a_transport::push::NOTIFICATION_TOKEN_HEADER)
+                .and_then(|v| v.to_str().ok());
+            ensure(
+                token == Some(config.token.as_str()),
+                "the config's token on each notification",
+                format!("#{i}: {token:?}"),
+            )?;
+            continue;
+        }
         let verifier = WebhookVerifier::for_config(&config);
         let mut request = http::Request::new(d.body.clone());
         *request.method_mut() = d.method.clone();
@@ -578,7 +618,7 @@ async fn https(cx: &Ctx<'_>) -> Check {
             .verify(&request, SystemTime::now())
             .map_err(|e| fail("a notification its client can verify", format!("#{i}: {e}")))?;
     }
-    let items = check_deliveries(&got, &config.task_id)?;
+    let items = check_deliveries(cx, &got, &config.task_id)?;
     check_order(&items)?;
     cx.note("verified over https");
     Ok(())
@@ -586,7 +626,7 @@ async fn https(cx: &Ctx<'_>) -> Check {
 
 async fn delivery(cx: &Ctx<'_>) -> Check {
     let (got, task_id, _) = deliver(cx).await?;
-    let items = check_deliveries(&got, &task_id)?;
+    let items = check_deliveries(cx, &got, &task_id)?;
     check_order(&items)?;
     cx.note("delivered in order");
     Ok(())
@@ -594,11 +634,17 @@ async fn delivery(cx: &Ctx<'_>) -> Check {
 
 async fn media_type(cx: &Ctx<'_>) -> Check {
     let (got, _, _) = deliver(cx).await?;
+    // 0.3 notifications are application/json (0.3 spec 9.5).
+    let want = if cx.target().version == ProtocolVersion::V0_3 {
+        "application/json"
+    } else {
+        "application/a2a+json"
+    };
     for (i, d) in got.iter().enumerate() {
         let ct = crate::wire::media_type(&d.headers);
         ensure(
-            ct == "application/a2a+json",
-            "Content-Type application/a2a+json",
+            ct == want,
+            format!("Content-Type {want}"),
             format!("#{i}: {ct:?}"),
         )?;
     }
@@ -633,7 +679,7 @@ async fn inline_config(cx: &Ctx<'_>) -> Check {
         "notifications at the inline config's webhook",
         "none",
     )?;
-    let items = check_deliveries(&got, &task.id)?;
+    let items = check_deliveries(cx, &got, &task.id)?;
     check_order(&items)?;
     check_credentials(&got, "Bearer inline")?;
     cx.note("delivered");

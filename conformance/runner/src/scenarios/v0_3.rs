@@ -91,6 +91,14 @@ pub(crate) fn list() -> Vec<Scenario> {
             "0.3 has no tasks/list: -32601",
             no_list_tasks
         ),
+        scenario!(
+            "v0_3.stream-error",
+            "A.2",
+            Must,
+            Kind::Wire(JSONRPC),
+            "0.3: a failing streaming call answers a stream whose one event is the JSON-RPC error",
+            stream_error
+        ),
     ]
 }
 
@@ -246,5 +254,20 @@ async fn no_list_tasks(cx: &Ctx<'_>) -> Check {
         body.pointer("/error/code") == Some(&json!(-32601)),
         "JSON-RPC error -32601",
         reply.describe(),
+    )
+}
+
+async fn stream_error(cx: &Ctx<'_>) -> Check {
+    needs_streaming(cx)?;
+    let events = cx
+        .rpc("tasks/resubscribe", json!({"id": cx.nonce()}))?
+        .header("a2a-version", "0.3")
+        .stream(cx)
+        .await?
+        .sse_events()?;
+    ensure(
+        events.len() == 1 && events[0].pointer("/error/code") == Some(&json!(-32001)),
+        "one event: the JSON-RPC error -32001",
+        format!("{events:?}"),
     )
 }
