@@ -20,15 +20,11 @@
 #         (a) their clients against their agents, every pairing;
 #         (b) their clients against the reference agent started with
 #             --v0-3 (A2A_REFERENCE_AGENT);
-#         (c) A2A_CLIENT_CHECKS against the 0.3 SDK agents, when our client
-#             reads a 0.3 card (its card check passes; else skipped); its
-#             HTTP+JSON rows are `pend` while a plain 0.3 REST send fails;
+#         (c) A2A_CLIENT_CHECKS against the 0.3 SDK agents (our client
+#             reads their 0.3 cards and falls back to 0.3);
 #         (d) the 1.0 SDK agents with their 0.3 layer on (agent.py
 #             --v0-3: enable_v0_3_compat; agent.mjs --v0-3: legacyCompat),
 #             checked by the 0.3 SDK clients.
-#         A pair a2a-core cannot serve yet (the reference agent's card does
-#         not offer the binding as 0.3, or our client's REST send fails)
-#         runs and is shown as `pend`, not counted, unless INTEROP_V03=require.
 #   all   all four.
 #
 # Rust programs, each optional (a direction without its program is skipped
@@ -78,7 +74,6 @@ BUILD_RUST=0
 SKIP_INSTALL=0
 BEARER="interop-token-1"
 INTEROP_GRPC="${INTEROP_GRPC:-auto}"
-INTEROP_V03="${INTEROP_V03:-auto}"
 PY_SDK=1.3.0
 JS_SDK=1.3.0
 PY03_SDK=0.3.26
@@ -95,7 +90,6 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$MODE" in self|rust|signing|v0_3|all) ;; *) echo "--mode must be self, rust, signing, v0_3 or all" >&2; exit 2 ;; esac
-case "$INTEROP_V03" in auto|require) ;; *) echo "INTEROP_V03 must be auto or require" >&2; exit 2 ;; esac
 case "$INTEROP_GRPC" in auto|require) ;; *) echo "INTEROP_GRPC must be auto or require" >&2; exit 2 ;; esac
 mkdir -p "$OUT"
 
@@ -222,11 +216,6 @@ run_checks() {
         { [ "$kb" = "$binding" ] || [ "$kb" = "*" ]; } && grep -q "^PASS $kcheck\$" "$log" &&
         echo "note: known deviation $kid ($kcheck) now passes; update interop/known-deviations.txt"
     done < "$KNOWN_FILE"
-  fi
-  if [ -n "${PEND_WHY:-}" ]; then
-    # a pair a2a-core cannot serve yet (INTEROP_V03): shown, not counted
-    ROWS+=("$client|$server|$binding|$passed/$((passed + failed))|$PEND_WHY|pend")
-    return
   fi
   TOTAL_PASS=$((TOTAL_PASS + passed))
   TOTAL_FAIL=$((TOTAL_FAIL + unexpected))
@@ -450,17 +439,6 @@ if { [ "$MODE" = rust ] || [ "$MODE" = all ]; } && [ -n "${A2A_CONFORMANCE:-}" ]
 fi
 
 # --- A2A 0.3 (issue 17) -----------------------------------------------------
-# offers_v03 PORT BINDING: the agent's card is a 0.3 card (protocolVersion
-# 0.3.x) whose url/preferredTransport or additionalInterfaces offer BINDING.
-offers_v03() {
-  curl -sf -m 5 "http://127.0.0.1:$1/.well-known/agent-card.json" | "$PY" -c '
-import json, sys
-card, want = json.load(sys.stdin), sys.argv[1]
-offered = {card.get("preferredTransport") or "JSONRPC"} if card.get("url") else set()
-offered |= {i.get("transport") for i in card.get("additionalInterfaces") or []}
-sys.exit(0 if str(card.get("protocolVersion", "")).startswith("0.3") and want in offered else 1)' "$2"
-}
-
 if [ "$MODE" = v0_3 ] || [ "$MODE" = all ]; then
   PY03_CHECKS=("$PY03" "$HERE/python03/client_checks.py")
   JS03_CHECKS=(node "$HERE/node03/client_checks.mjs")
@@ -492,45 +470,21 @@ if [ "$MODE" = v0_3 ] || [ "$MODE" = all ]; then
     start_agent a2a-core-0.3 "$RS03_PORT" "$A2A_REFERENCE_AGENT" --port "$RS03_PORT" --bearer "$BEARER" \
       --push-allow 127.0.0.0/8 --keep-alive 1 --v0-3 --quiet || exit 1
     for binding in jsonrpc rest; do
-      # A binding the card does not offer as 0.3 yet still runs, as `pend`.
-      PEND_WHY=
-      [ "$INTEROP_V03" = require ] || offers_v03 "$RS03_PORT" "${BINDINGS_V03[$binding]}" ||
-        PEND_WHY="card offers no 0.3 ${BINDINGS_V03[$binding]} interface"
       run_checks python-sdk-0.3 a2a-core-0.3 "$binding" "http://127.0.0.1:$RS03_PORT" "${PY03_CHECKS[@]}"
       run_checks node-sdk-0.3 a2a-core-0.3 "$binding" "http://127.0.0.1:$RS03_PORT" "${JS03_CHECKS[@]}"
-      PEND_WHY=
     done
   else
     SKIPPED_DIRECTIONS+=("0.3 SDK clients -> a2a-core --v0-3: A2A_REFERENCE_AGENT not set (or use --build-rust)")
   fi
-  # (c) our client against the 0.3 SDK agents, once it reads a 0.3 card
+  # (c) our client against the 0.3 SDK agents: it reads their 0.3 cards
+  # and falls back to 0.3 (discovery's default preferences)
   if [ -n "${A2A_CLIENT_CHECKS:-}" ]; then
     read -r -a RS_CHECKS <<<"$A2A_CLIENT_CHECKS"
-    timeout 60 "${RS_CHECKS[@]}" --url "http://127.0.0.1:${V03_PORT[python-sdk-0.3]}" --binding jsonrpc \
-      --bearer "$BEARER" --only card >"$OUT/checks-a2a-core-v03-probe.log" 2>&1
-    if grep -q '^PASS card$' "$OUT/checks-a2a-core-v03-probe.log"; then
-      # Over HTTP+JSON our client must first get a plain send through (its
-      # 0.3 REST bodies are being moved to the proto shapes the SDKs read,
-      # helper client03); until then those rows run as `pend`.
-      timeout 60 "${RS_CHECKS[@]}" --url "http://127.0.0.1:${V03_PORT[python-sdk-0.3]}" --binding rest \
-        --bearer "$BEARER" --only send_blocking >"$OUT/checks-a2a-core-v03-rest-probe.log" 2>&1
-      for binding in jsonrpc rest; do
-        PEND_WHY=
-        [ "$binding" = rest ] && [ "$INTEROP_V03" != require ] &&
-          ! grep -q '^PASS send_blocking$' "$OUT/checks-a2a-core-v03-rest-probe.log" &&
-          PEND_WHY="our client's 0.3 REST send fails (client03)"
-        for server in python-sdk-0.3 node-sdk-0.3; do
-          run_checks a2a-core "$server" "$binding" "http://127.0.0.1:${V03_PORT[$server]}" "${RS_CHECKS[@]}"
-        done
-        PEND_WHY=
+    for binding in jsonrpc rest; do
+      for server in python-sdk-0.3 node-sdk-0.3; do
+        run_checks a2a-core "$server" "$binding" "http://127.0.0.1:${V03_PORT[$server]}" "${RS_CHECKS[@]}"
       done
-    elif [ "$INTEROP_V03" = require ]; then
-      echo "FAIL: a2a-core client -> 0.3 SDK agents cannot run: $(grep -m1 -E '^FAIL' "$OUT/checks-a2a-core-v03-probe.log")"
-      UNEXPECTED=$((UNEXPECTED + 1)); TOTAL_FAIL=$((TOTAL_FAIL + 1))
-      ROWS+=("a2a-core|0.3 SDK agents|both|not run|reads no 0.3 card|FAIL")
-    else
-      SKIPPED_DIRECTIONS+=("a2a-core client -> 0.3 SDK agents: our client reads no 0.3 card yet ($(grep -m1 -E '^FAIL' "$OUT/checks-a2a-core-v03-probe.log"); helper client03)")
-    fi
+    done
   else
     SKIPPED_DIRECTIONS+=("a2a-core client -> 0.3 SDK agents: A2A_CLIENT_CHECKS not set")
   fi
