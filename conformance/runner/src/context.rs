@@ -13,13 +13,15 @@ use a2a_transport::{A2aService, CallContext, EventStream, HttpClient, HttpTransp
 use a2a_types::{
     A2aError, AgentCard, AgentInterface, ErrorKind, GetTaskRequest, Message,
     SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, Task,
-    TaskState,
 };
 use tokio::sync::OnceCell;
 
 use crate::binding::Binding;
 use crate::check::{fail, skip, Check, Stop};
 use crate::contract::{Behaviour, Contract};
+pub use crate::describe::{
+    abbreviate, describe_error, describe_event, describe_events, state_name,
+};
 use crate::grpc::GrpcWire;
 use crate::target::{Target, Timing};
 use crate::webhook::Webhook;
@@ -328,7 +330,7 @@ impl<'a> Ctx<'a> {
             )));
         };
         if behaviour.streams() {
-            crate::scenarios::needs_streaming(self)?;
+            needs_streaming(self)?;
         }
         let Some((_, _, cell)) = self
             .session
@@ -661,24 +663,6 @@ pub fn with_history(message: Message, history_length: i32) -> SendMessageRequest
     r
 }
 
-/// An error as a report shows it: `TaskNotFoundError (-32001): message`.
-pub fn describe_error(e: &A2aError) -> String {
-    let name = match e.kind() {
-        ErrorKind::Unknown => "unknown error".to_owned(),
-        k => k.name().to_owned(),
-    };
-    let mut message = e.message().to_owned();
-    if message.len() > 200 {
-        let mut end = 200;
-        while !message.is_char_boundary(end) {
-            end -= 1;
-        }
-        message.truncate(end);
-        message.push('…');
-    }
-    format!("{name} ({}): {message}", e.code())
-}
-
 /// Expects `result` to be an error of `kind`.
 pub fn expect_error<T: fmt::Debug>(
     result: Result<T, A2aError>,
@@ -695,45 +679,15 @@ pub fn expect_error<T: fmt::Debug>(
     }
 }
 
-/// The state's name without its prefix: `COMPLETED`.
-pub fn state_name(state: TaskState) -> &'static str {
-    state.as_str_name().trim_start_matches("TASK_STATE_")
-}
-
-/// A compact description of a stream event: `task:SUBMITTED`,
-/// `status:WORKING`, `artifact:<text>[+][!]`, `message:<text>`.
-pub fn describe_event(e: &StreamResponse) -> String {
-    match e {
-        StreamResponse::Task(t) => format!("task:{}", state_name(t.status.state)),
-        StreamResponse::StatusUpdate(s) => format!("status:{}", state_name(s.status.state)),
-        StreamResponse::ArtifactUpdate(a) => format!(
-            "artifact:{}{}{}",
-            a.artifact.text_content().unwrap_or_default().trim(),
-            if a.append { "+" } else { "" },
-            if a.last_chunk { "!" } else { "" }
-        ),
-        StreamResponse::Message(m) => format!("message:{}", m.text().unwrap_or_default()),
-    }
-}
-
-/// [`describe_event`] of each event, joined.
-pub fn describe_events(events: &[StreamResponse]) -> String {
-    let parts: Vec<String> = events.iter().map(describe_event).collect();
-    format!("[{}]", parts.join(", "))
-}
-
-/// `text` cut to 300 bytes.
-pub fn abbreviate(text: &str) -> String {
-    if text.len() <= 300 {
-        return text.to_owned();
-    }
-    let mut end = 300;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
-}
-
 /// The service of a binding that has none: every call is unsupported.
 struct NoService;
 impl A2aService for NoService {}
+
+/// Skips unless the card declares streaming.
+pub(crate) fn needs_streaming(cx: &Ctx<'_>) -> Check {
+    if cx.card().capabilities.streaming == Some(true) {
+        Ok(())
+    } else {
+        Err(skip("the card does not declare capabilities.streaming"))
+    }
+}

@@ -18,7 +18,7 @@ use std::fmt;
 
 use a2a_types::{SendMessageResponse, StreamResponse, TaskState};
 
-use crate::context::state_name;
+use crate::describe::state_name;
 
 /// The contract a target follows (`--contract`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -226,7 +226,7 @@ impl Behaviour {
         } else {
             Err(format!(
                 "the events {}",
-                crate::context::describe_events(events)
+                crate::describe::describe_events(events)
             ))
         }
     }

@@ -60,6 +60,7 @@ mod check;
 pub mod client;
 mod context;
 pub mod contract;
+mod describe;
 mod embedded;
 pub mod faults;
 pub mod grpc;

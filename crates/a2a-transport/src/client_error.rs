@@ -26,7 +26,7 @@
 
 use std::collections::BTreeMap;
 
-use a2a_types::{A2aError, ErrorDetail, ErrorInfo, ErrorKind, RpcStatus};
+use a2a_types::{A2aError, ErrorBody, ErrorDetail, ErrorInfo, ErrorKind, JsonRpcError, RpcStatus};
 
 use crate::http_client::HttpError;
 
@@ -204,6 +204,21 @@ pub(crate) fn invalid_response(why: &str) -> A2aError {
         ErrorKind::InvalidAgentResponse,
         format!("Invalid agent response: {why}"),
     )
+}
+
+/// The error object of an HTTP+JSON error body: at 0.3 the JSON-RPC
+/// error object (`{"code", "message", "data"}`, 0.3 spec 8, what the
+/// reference agent and the JS 0.3 SDK answer), else (and at 1.0) the
+/// `google.rpc.Status` body (spec 11.6).
+pub(crate) fn rest_error(bytes: &[u8], v03: bool) -> Option<A2aError> {
+    if v03 {
+        if let Ok(e) = serde_json::from_slice::<JsonRpcError>(bytes) {
+            return Some(A2aError::from_jsonrpc_error(e));
+        }
+    }
+    serde_json::from_slice::<ErrorBody>(bytes)
+        .ok()
+        .map(|b| A2aError::from_status(b.error.code, Some(b.error)))
 }
 
 #[cfg(test)]

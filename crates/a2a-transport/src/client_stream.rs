@@ -187,7 +187,7 @@ impl SseStream {
 fn decode_rest_frame_v0_3(data: &[u8]) -> Result<StreamResponse, A2aError> {
     match a2a_types::v0_3::event_from_rest(data, &a2a_types::DecodeLimits::new()) {
         Ok(event) => Ok(event),
-        Err(not_event) => Err(crate::http_transport::rest_error(data, true)
+        Err(not_event) => Err(crate::client_error::rest_error(data, true)
             .unwrap_or_else(|| invalid_response(&format!("stream event: {not_event}")))),
     }
 }

@@ -16,7 +16,9 @@ use http::{HeaderMap, Method as HttpMethod, Uri};
 use serde::Deserialize;
 
 use crate::binding::Binding;
-use crate::client_error::{invalid_response, status_without_error, with_challenges, ClientFailure};
+use crate::client_error::{
+    invalid_response, rest_error, status_without_error, with_challenges, ClientFailure,
+};
 use crate::client_stream::SseStream;
 use crate::extensions::{encode_extensions, A2A_EXTENSIONS};
 use crate::grpc_client::{self, GrpcEvents};
@@ -901,21 +903,6 @@ fn decode_rest(op: Operation, bytes: &[u8]) -> Result<Reply, A2aError> {
         &DecodeLimits::new().with_max_input_bytes(usize::MAX),
     )
     .map_err(|e| invalid_response(&e.to_string()))
-}
-
-/// The error object of an HTTP+JSON error body: at 0.3 the JSON-RPC
-/// error object (`{"code", "message", "data"}`, 0.3 spec 8, what the
-/// reference agent and the JS 0.3 SDK answer), else (and at 1.0) the
-/// `google.rpc.Status` body (spec 11.6).
-pub(crate) fn rest_error(bytes: &[u8], v03: bool) -> Option<A2aError> {
-    if v03 {
-        if let Ok(e) = serde_json::from_slice::<JsonRpcError>(bytes) {
-            return Some(A2aError::from_jsonrpc_error(e));
-        }
-    }
-    serde_json::from_slice::<ErrorBody>(bytes)
-        .ok()
-        .map(|b| A2aError::from_status(b.error.code, Some(b.error)))
 }
 
 /// The `message` of a `{"message": "..."}` body (at most 1 KiB kept).

@@ -400,14 +400,7 @@ pub(crate) fn pct(segment: &str) -> String {
     out
 }
 
-/// Skips unless the card declares streaming.
-pub(crate) fn needs_streaming(cx: &Ctx<'_>) -> Check {
-    if cx.card().capabilities.streaming == Some(true) {
-        Ok(())
-    } else {
-        Err(skip("the card does not declare capabilities.streaming"))
-    }
-}
+pub(crate) use crate::context::needs_streaming;
 
 /// Skips unless the card declares push notifications.
 pub(crate) fn needs_push(cx: &Ctx<'_>) -> Check {
