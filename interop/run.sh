@@ -495,7 +495,7 @@ version_of() {
   case "$1" in
     python-sdk) echo "a2a-sdk $PY_SDK (A2A 1.0)" ;;
     node-sdk) echo "@a2a-js/sdk $JS_SDK (A2A 1.0)" ;;
-    a2a-core) echo "a2a-core $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo tree) (A2A 1.0)" ;;
+    a2a-core) echo "a2a-core $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo tree) (A2A 1.0, 0.3)" ;;
     a2a-core-example) echo "a2a-examples client (A2A 1.0)" ;;
     a2a-conformance) echo "a2a-conformance runner" ;;
     a2a-conformance-client) echo "a2a-conformance client suite" ;;
