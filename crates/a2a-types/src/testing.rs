@@ -1138,6 +1138,30 @@ pub fn fuzz_decode_v0_3(data: &[u8]) -> usize {
         + one::<DeleteTaskPushNotificationConfigRequest>(data)
         + one::<ListTaskPushNotificationConfigsRequest>(data)
         + one::<ListTaskPushNotificationConfigsResponse>(data)
+        + rest(data)
+}
+
+/// The 0.3 HTTP+JSON readers (`v0_3::rest`) on `data` for every
+/// operation: they must not panic, and what they read must encode again.
+fn rest(data: &[u8]) -> usize {
+    use crate::v0_3;
+    let limits = crate::DecodeLimits::new();
+    let mut read = 0;
+    for op in crate::Operation::ALL {
+        if let Ok(request) = v0_3::request_from_rest(op, data, &limits) {
+            let _ = v0_3::request_to_rest(&request);
+            read += 1;
+        }
+        if let Ok(reply) = v0_3::reply_from_rest(op, data, &limits) {
+            let _ = v0_3::reply_to_rest(&reply);
+            read += 1;
+        }
+    }
+    if let Ok(event) = v0_3::event_from_rest(data, &limits) {
+        let _ = v0_3::event_to_rest(&event);
+        read += 1;
+    }
+    read
 }
 
 /// Seeds for the 0.3 fuzz target: the 0.3 JSON of generated values of
