@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 
 use a2a_types::{
-    AgentCapabilities, AgentCard, AgentSkill, HTTPAuthSecurityScheme, SecurityRequirement,
-    SecurityScheme, StringList,
+    AgentCapabilities, AgentCard, AgentInterface, AgentSkill, HTTPAuthSecurityScheme,
+    SecurityRequirement, SecurityScheme, StringList,
 };
 
 use crate::config::AgentConfig;
@@ -82,4 +82,15 @@ pub(crate) fn extended_card(config: &AgentConfig) -> AgentCard {
         &[],
     ));
     card
+}
+
+/// The interfaces the agent adds when it serves A2A 0.3 too (`--v0-3`):
+/// JSONRPC then HTTP+JSON, at the same URLs as their 1.0 twins. JSON-RPC
+/// comes first: the union card's `url` and `preferredTransport` are the
+/// first 0.3 interface (`a2a_types::v0_3::union_card`).
+pub fn v0_3_interfaces(jsonrpc_url: &str, rest_url: &str) -> [AgentInterface; 2] {
+    [
+        AgentInterface::new(jsonrpc_url, "JSONRPC", "0.3"),
+        AgentInterface::new(rest_url, "HTTP+JSON", "0.3"),
+    ]
 }

@@ -285,9 +285,7 @@ impl Options {
             AgentInterface::new(grpc_address(&base), "GRPC", "1.0"),
         ];
         if self.v0_3 {
-            // JSON-RPC first: the union card's `url` and `preferredTransport`.
-            interfaces.push(AgentInterface::new(format!("{base}/"), "JSONRPC", "0.3"));
-            interfaces.push(AgentInterface::new(base.clone(), "HTTP+JSON", "0.3"));
+            interfaces.extend(crate::card::v0_3_interfaces(&format!("{base}/"), &base));
         }
         let mut config = AgentConfig::default()
             .with_interfaces(interfaces)

@@ -223,6 +223,7 @@ mod weight;
 mod worker;
 
 pub use agent::{ReferenceAgent, SWEEP_INTERVAL};
+pub use card::v0_3_interfaces;
 pub use config::{AgentConfig, Limits, PushPolicy};
 pub use http_push::{HttpPushSender, Resolver};
 pub use ids::IdGenerator;

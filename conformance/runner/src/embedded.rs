@@ -151,8 +151,7 @@ impl Embedded {
         rest_url: &str,
     ) -> Vec<AgentInterface> {
         if self.v0_3 {
-            interfaces.push(AgentInterface::new(jsonrpc_url, "JSONRPC", "0.3"));
-            interfaces.push(AgentInterface::new(rest_url, "HTTP+JSON", "0.3"));
+            interfaces.extend(a2a_reference_agent::v0_3_interfaces(&jsonrpc_url, rest_url));
         }
         interfaces
     }

@@ -768,6 +768,14 @@ impl CardResolver {
 mod tests {
     use super::*;
 
+    /// The URLs of the interfaces `p` selects from `c`, in order.
+    fn selected_urls(c: &AgentCard, p: &Preferences) -> Vec<String> {
+        select_interfaces(c, p)
+            .iter()
+            .map(|i| i.url.clone())
+            .collect()
+    }
+
     fn card(interfaces: &[(&str, &str, &str)]) -> AgentCard {
         AgentCard {
             supported_interfaces: interfaces
@@ -784,12 +792,7 @@ mod tests {
             ("https://a/rest", "HTTP+JSON", "1.0"),
             ("https://a/rpc", "JSONRPC", "1.0"),
         ]);
-        let urls = |p: &Preferences| -> Vec<String> {
-            select_interfaces(&c, p)
-                .iter()
-                .map(|i| i.url.clone())
-                .collect()
-        };
+        let urls = |p: &Preferences| selected_urls(&c, p);
         assert_eq!(
             urls(&Preferences::new()),
             ["https://a/rest", "https://a/rpc"]
@@ -859,12 +862,7 @@ mod tests {
             ("https://a/rest03", "HTTP+JSON", "0.3"),
             ("https://a/rest", "HTTP+JSON", "1.0"),
         ]);
-        let urls = |p: &Preferences| -> Vec<String> {
-            select_interfaces(&c, p)
-                .iter()
-                .map(|i| i.url.clone())
-                .collect()
-        };
+        let urls = |p: &Preferences| selected_urls(&c, p);
         assert_eq!(
             urls(&Preferences::new()),
             ["https://a/rest", "https://a/rpc03", "https://a/rest03"]
