@@ -91,10 +91,12 @@ mod client;
 mod connection;
 mod limits;
 mod request_body;
+mod runtime;
 mod server;
 
 pub use client::{ClientOptions, HyperClient, SystemResolver};
 pub use limits::{HostLimits, ServeStats};
+pub use runtime::TokioRuntime;
 pub use server::{
     raise_fd_limit, serve, server_config, AcceptLogFn, LogFn, RequestLog, ServeOptions, TokioTimer,
     DEFAULT_KEEP_ALIVE,

@@ -3,7 +3,6 @@
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Generates unique identifiers: `<kind>-<run>-<counter>`, where `run` is
 /// 8 random hex digits drawn once per generator and `counter` 12 hex
@@ -21,12 +20,10 @@ pub struct IdGenerator {
 impl IdGenerator {
     /// A generator with a fresh random run number.
     pub fn new() -> IdGenerator {
+        // The standard library keys every `RandomState` afresh (randomly
+        // per thread, then counting), so no clock is read for the seed.
         let mut h = RandomState::new().build_hasher();
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default();
-        h.write_u128(nanos);
+        h.write_u8(0);
         IdGenerator {
             run: h.finish() as u32,
             counter: AtomicU64::new(0),

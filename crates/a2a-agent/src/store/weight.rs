@@ -1,6 +1,6 @@
 //! What a stored task weighs: an estimate of the heap bytes its history,
 //! artifacts and status hold, for the store's byte budget
-//! ([`Limits::max_store_bytes`](crate::Limits::max_store_bytes)).
+//! ([`MemoryLimits::max_store_bytes`](crate::MemoryLimits::max_store_bytes)).
 //!
 //! The estimate counts each object's own size (`size_of`) and, for each
 //! heap allocation (a string, a file, a list), its bytes rounded up the

@@ -1,0 +1,673 @@
+//! [`InMemoryTaskStore`]: the bounded store of one process.
+//!
+//! Tasks are kept in a map by id and in a queue by creation time, each
+//! behind its own lock. Creating a task (or a [`sweep`](TaskStore::sweep),
+//! which the host runs on a timer) evicts, oldest first, every task
+//! created longer ago than the time to live and as many as needed to stay
+//! within the count bound: O(1) amortized per task. Then, while the tasks'
+//! weight ([`weight`](super::weight)) is over the byte budget, the oldest
+//! terminal task goes, or the oldest of all when none is terminal.
+//!
+//! Events are applied in place under the task's lock and kept in a
+//! bounded ring only while someone may read them: a watch is alive, or
+//! the task goes on (for a resubscription with `Last-Event-ID`).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use a2a_types::{
+    apply, Message, StreamResponse, Task, TaskCursor, TaskPushNotificationConfig, TaskState,
+    Timestamp,
+};
+
+use super::{
+    weight, Appended, LogRead, StoreError, StoreFuture, StoredTask, TaskPage, TaskQuery, TaskStore,
+    TaskWatch, View,
+};
+use crate::notify::Signal;
+use crate::owner::Owner;
+
+/// The bounds of an [`InMemoryTaskStore`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct MemoryLimits {
+    /// The most tasks held at once (default 10 000); the oldest go first.
+    pub max_tasks: usize,
+    /// How long after its creation a task is kept at most (default an
+    /// hour; spec 3.4.1 lets agents expire contexts).
+    pub task_ttl: Duration,
+    /// The estimated bytes the stored tasks may weigh (default 32 MiB).
+    pub max_store_bytes: usize,
+    /// The most messages of a task's history kept (default 100).
+    pub max_history: usize,
+    /// The most events of a task's log kept (default 256).
+    pub max_events_per_task: usize,
+    /// The most push configs per task (default 16).
+    pub max_push_configs_per_task: usize,
+}
+
+impl Default for MemoryLimits {
+    fn default() -> MemoryLimits {
+        MemoryLimits {
+            max_tasks: 10_000,
+            task_ttl: Duration::from_secs(3600),
+            max_store_bytes: 32 << 20,
+            max_history: 100,
+            max_events_per_task: 256,
+            max_push_configs_per_task: 16,
+        }
+    }
+}
+
+/// The bounded in-memory [`TaskStore`]. Cloning is cheap and shares the
+/// tasks.
+#[derive(Debug, Clone, Default)]
+pub struct InMemoryTaskStore {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug, Default)]
+struct Shared {
+    index: Mutex<Index>,
+    limits: MemoryLimits,
+    /// The weight of every stored task, kept by the tasks themselves.
+    bytes: Arc<AtomicUsize>,
+}
+
+#[derive(Debug, Default)]
+struct Index {
+    map: HashMap<String, Arc<Entry>>,
+    order: VecDeque<(Timestamp, String)>,
+}
+
+#[derive(Debug)]
+struct Entry {
+    id: String,
+    owner: Owner,
+    created: Timestamp,
+    state: Mutex<EntryState>,
+    signal: Arc<Signal>,
+    /// What the task was last weighed at, counted in the store's bytes.
+    weight: AtomicUsize,
+    store_bytes: Arc<AtomicUsize>,
+    /// Readable without the entry's lock (the index reads it under its
+    /// own lock, which never waits for an entry's).
+    terminal: AtomicBool,
+    max_history: usize,
+}
+
+#[derive(Debug)]
+struct EntryState {
+    task: Task,
+    version: u64,
+    log: EventLog,
+    push: Vec<TaskPushNotificationConfig>,
+    evicted: bool,
+}
+
+/// The last `cap` events, numbered from 0 in append order.
+#[derive(Debug)]
+struct EventLog {
+    next: u64,
+    events: VecDeque<StreamResponse>,
+    cap: usize,
+}
+
+impl EventLog {
+    fn first(&self) -> u64 {
+        self.next - self.events.len() as u64
+    }
+
+    /// Drops every event and the buffer that held them (`clear` would keep
+    /// the buffer: 344 bytes an event, for every finished task).
+    fn free(&mut self) {
+        self.events = VecDeque::new();
+    }
+
+    /// Numbers the next event, keeping it when given (`None`: nobody can
+    /// read it, and the log is emptied).
+    fn push(&mut self, event: Option<StreamResponse>) {
+        match event {
+            Some(event) => {
+                if self.events.len() >= self.cap {
+                    self.events.pop_front();
+                }
+                self.events.push_back(event);
+            }
+            None => self.free(),
+        }
+        self.next += 1;
+    }
+}
+
+impl InMemoryTaskStore {
+    /// A store within `limits`.
+    pub fn new(limits: MemoryLimits) -> InMemoryTaskStore {
+        InMemoryTaskStore {
+            shared: Arc::new(Shared {
+                index: Mutex::default(),
+                limits,
+                bytes: Arc::default(),
+            }),
+        }
+    }
+
+    /// The bounds it keeps.
+    pub fn limits(&self) -> &MemoryLimits {
+        &self.shared.limits
+    }
+
+    /// How many tasks it holds.
+    pub fn len(&self) -> usize {
+        self.index().map.len()
+    }
+
+    /// Whether it holds no task.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// What the stored tasks weigh, in estimated bytes (at most about
+    /// `max_store_bytes` after the next create or sweep).
+    pub fn weight(&self) -> usize {
+        self.shared.bytes.load(Ordering::Acquire)
+    }
+
+    /// How many events the log of task `id` holds now.
+    pub fn logged(&self, id: &str) -> Option<usize> {
+        self.entry(id).map(|e| e.lock().log.events.len())
+    }
+
+    fn index(&self) -> MutexGuard<'_, Index> {
+        self.shared.index.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn entry(&self, id: &str) -> Option<Arc<Entry>> {
+        self.index().map.get(id).cloned()
+    }
+
+    fn owned(&self, owner: &Owner, id: &str) -> Result<Arc<Entry>, StoreError> {
+        self.index()
+            .map
+            .get(id)
+            .filter(|e| e.owner == *owner)
+            .cloned()
+            .ok_or(StoreError::NotFound)
+    }
+
+    /// Takes out of the index, for the caller to evict, the expired tasks,
+    /// the oldest beyond the count bound, then, oldest first, terminal
+    /// tasks (or, when none is terminal, any but the newest) while the
+    /// weight is over the byte budget.
+    fn over_bounds(&self, index: &mut Index, now: Timestamp) -> Vec<Arc<Entry>> {
+        let limits = &self.shared.limits;
+        let ttl = i64::try_from(limits.task_ttl.as_millis()).unwrap_or(i64::MAX);
+        let mut evicted = Vec::new();
+        while let Some((created, _)) = index.order.front() {
+            let age = now.unix_millis().saturating_sub(created.unix_millis());
+            if age <= ttl && index.map.len() <= limits.max_tasks.max(1) {
+                break;
+            }
+            if let Some((_, id)) = index.order.pop_front() {
+                evicted.extend(index.map.remove(&id));
+            }
+        }
+        let mut weight = self
+            .weight()
+            .saturating_sub(evicted.iter().map(|e| e.weight()).sum());
+        while weight > limits.max_store_bytes && index.map.len() > 1 {
+            let terminal = index
+                .order
+                .iter()
+                .position(|(_, id)| index.map.get(id).is_some_and(|e| e.is_terminal()));
+            let Some((_, id)) = index.order.remove(terminal.unwrap_or(0)) else {
+                break;
+            };
+            if let Some(entry) = index.map.remove(&id) {
+                weight = weight.saturating_sub(entry.weight());
+                evicted.push(entry);
+            }
+        }
+        evicted
+    }
+
+    fn create_now(&self, owner: &Owner, task: Task) -> Result<StoredTask, StoreError> {
+        let limits = &self.shared.limits;
+        let created = task.status.timestamp.unwrap_or(Timestamp::UNIX_EPOCH);
+        let entry = Arc::new(Entry {
+            id: task.id.clone(),
+            owner: owner.clone(),
+            created,
+            state: Mutex::new(EntryState {
+                task,
+                version: 1,
+                log: EventLog {
+                    next: 0,
+                    events: VecDeque::new(),
+                    cap: limits.max_events_per_task.max(1),
+                },
+                push: Vec::new(),
+                evicted: false,
+            }),
+            signal: Signal::new(),
+            weight: AtomicUsize::new(0),
+            store_bytes: Arc::clone(&self.shared.bytes),
+            terminal: AtomicBool::new(false),
+            max_history: limits.max_history,
+        });
+        let stored = {
+            let mut state = entry.lock();
+            state.task.limit_history(Some(entry.max_history));
+            entry
+                .terminal
+                .store(state.task.is_terminal(), Ordering::Release);
+            entry.reweigh(&state);
+            StoredTask {
+                task: View::FULL.of(&state.task),
+                version: 1,
+                position: 0,
+                replayable_from: 0,
+            }
+        };
+        let evicted = {
+            let mut index = self.index();
+            if index.map.contains_key(&entry.id) {
+                drop(index);
+                entry.evict();
+                return Err(StoreError::AlreadyExists);
+            }
+            index.order.push_back((entry.created, entry.id.clone()));
+            index.map.insert(entry.id.clone(), entry);
+            self.over_bounds(&mut index, created)
+        };
+        // Outside the index's lock: an entry's lock is never taken while
+        // holding the index's.
+        for entry in evicted {
+            entry.evict();
+        }
+        Ok(stored)
+    }
+
+    fn list_now(&self, owner: &Owner, query: &TaskQuery) -> TaskPage {
+        let visible: Vec<Arc<Entry>> = self
+            .index()
+            .map
+            .values()
+            .filter(|e| e.owner == *owner)
+            .cloned()
+            .collect();
+        let mut keyed: Vec<(TaskCursor, Arc<Entry>)> = visible
+            .into_iter()
+            .filter_map(|e| {
+                let (state, timestamp, context_id) = e.status_key();
+                query
+                    .admits(state, timestamp, &context_id)
+                    .then(|| (TaskCursor::new(timestamp, e.id.clone()), e))
+            })
+            .collect();
+        let total = keyed.len();
+        keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        let start = match &query.after {
+            None => 0,
+            Some(cursor) => keyed.partition_point(|(key, _)| key >= cursor),
+        };
+        let rest = &keyed[start..];
+        let take = query.page_size.max(1).min(rest.len());
+        let next = (rest.len() > take).then(|| rest[take - 1].0.clone());
+        let mut tasks: Vec<Task> = rest[..take]
+            .iter()
+            .map(|(_, e)| View::of(query.view, &e.lock().task))
+            .collect();
+        // A task may have changed since it was ordered; keep the page in
+        // order of what it returns.
+        tasks.sort_by(|a, b| (b.status.timestamp, &b.id).cmp(&(a.status.timestamp, &a.id)));
+        TaskPage { tasks, total, next }
+    }
+}
+
+impl Entry {
+    fn lock(&self) -> MutexGuard<'_, EntryState> {
+        // Every change is applied at once: a panic elsewhere leaves a
+        // consistent task, so a poisoned lock is still usable.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn weight(&self) -> usize {
+        self.weight.load(Ordering::Acquire)
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.terminal.load(Ordering::Acquire)
+    }
+
+    fn status_key(&self) -> (TaskState, Timestamp, String) {
+        let state = self.lock();
+        let t = &state.task;
+        (
+            t.status.state,
+            t.status.timestamp.unwrap_or(Timestamp::UNIX_EPOCH),
+            t.context_id.clone(),
+        )
+    }
+
+    /// Weighs the task again and counts the difference in the store.
+    /// Called when it is created, takes a message and settles, not on
+    /// every event: the weight is a budget, not a running account.
+    fn reweigh(&self, state: &EntryState) {
+        if state.evicted {
+            return;
+        }
+        let now = weight::task(&state.task);
+        let before = self.weight.swap(now, Ordering::AcqRel);
+        if now >= before {
+            self.store_bytes.fetch_add(now - before, Ordering::AcqRel);
+        } else {
+            self.store_bytes.fetch_sub(before - now, Ordering::AcqRel);
+        }
+    }
+
+    fn check_version(state: &EntryState, expected: Option<u64>) -> Result<(), StoreError> {
+        match expected {
+            Some(expected) if expected != state.version => Err(StoreError::Conflict {
+                expected,
+                actual: state.version,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    fn append(
+        &self,
+        mut event: StreamResponse,
+        expected: Option<u64>,
+    ) -> Result<Appended, StoreError> {
+        let mut state = self.lock();
+        if state.evicted {
+            return Err(StoreError::NotFound);
+        }
+        Self::check_version(&state, expected)?;
+        let current = state.task.status.state;
+        let settles = match &mut event {
+            StreamResponse::StatusUpdate(update) => {
+                if !current.can_transition_to(update.status.state) {
+                    return Err(StoreError::Refused { state: current });
+                }
+                let previous = state.task.status.timestamp;
+                if let (Some(at), Some(previous)) = (update.status.timestamp, previous) {
+                    update.status.timestamp = Some(at.max(previous));
+                }
+                update.status.state.is_terminal()
+            }
+            StreamResponse::ArtifactUpdate(_) if current.is_terminal() => {
+                return Err(StoreError::Refused { state: current })
+            }
+            StreamResponse::ArtifactUpdate(_) => false,
+            StreamResponse::Task(_) | StreamResponse::Message(_) => {
+                return Err(StoreError::Refused { state: current })
+            }
+        };
+        if !matches!(&event, StreamResponse::StatusUpdate(u) if u.task_id == self.id)
+            && !matches!(&event, StreamResponse::ArtifactUpdate(u) if u.task_id == self.id)
+        {
+            return Err(StoreError::Refused { state: current });
+        }
+        // Keep the event while someone may read it: a watcher, or one that
+        // resumes with `Last-Event-ID` while the task goes on; copy it only
+        // then.
+        let watched = self.signal.watchers() > 0;
+        if watched || !settles {
+            let _ = apply(&mut state.task, event.clone());
+            state.log.push(Some(event));
+        } else {
+            let _ = apply(&mut state.task, event);
+            state.log.push(None);
+        }
+        state.task.limit_history(Some(self.max_history));
+        state.version += 1;
+        let after = state.task.status.state;
+        if after.is_terminal() || after.is_interrupted() {
+            self.terminal.store(after.is_terminal(), Ordering::Release);
+            self.reweigh(&state);
+        }
+        let appended = Appended {
+            version: state.version,
+            position: state.log.next - 1,
+            state: after,
+        };
+        drop(state);
+        if watched {
+            self.signal.notify();
+        }
+        Ok(appended)
+    }
+
+    fn add_message(&self, mut message: Message, expected: Option<u64>) -> Result<u64, StoreError> {
+        let mut state = self.lock();
+        if state.evicted {
+            return Err(StoreError::NotFound);
+        }
+        Self::check_version(&state, expected)?;
+        message.task_id.clone_from(&state.task.id);
+        message.context_id.clone_from(&state.task.context_id);
+        state.task.history.push(message);
+        state.task.limit_history(Some(self.max_history));
+        state.version += 1;
+        self.reweigh(&state);
+        let version = state.version;
+        drop(state);
+        self.signal.notify();
+        Ok(version)
+    }
+
+    fn stored(&self, state: &EntryState, view: View) -> StoredTask {
+        StoredTask {
+            task: view.of(&state.task),
+            version: state.version,
+            position: state.log.next,
+            replayable_from: state.log.first(),
+        }
+    }
+
+    fn read(&self, position: u64, view: View) -> Result<LogRead, StoreError> {
+        let state = self.lock();
+        if state.evicted {
+            return Err(StoreError::NotFound);
+        }
+        let log = &state.log;
+        if position >= log.next {
+            return Ok(LogRead::Pending);
+        }
+        if position >= log.first() {
+            let index = (position - log.first()) as usize;
+            if let Some(event) = log.events.get(index) {
+                return Ok(LogRead::Event(event.clone()));
+            }
+        }
+        Ok(LogRead::Behind(view.of(&state.task), log.next))
+    }
+
+    /// Marks the task evicted: its watches close, its reads answer
+    /// `NotFound`.
+    fn evict(&self) {
+        let mut state = self.lock();
+        if !state.evicted {
+            let weight = self.weight.swap(0, Ordering::AcqRel);
+            self.store_bytes.fetch_sub(weight, Ordering::AcqRel);
+        }
+        state.evicted = true;
+        state.log.free();
+        state.push.clear();
+        drop(state);
+        self.signal.close();
+    }
+}
+
+/// A watch of an in-memory task that frees the task's finished log when
+/// the last watch goes away.
+struct MemoryWatch {
+    inner: crate::notify::SignalWatch,
+    entry: Arc<Entry>,
+}
+
+impl TaskWatch for MemoryWatch {
+    fn poll_change(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<super::Change> {
+        self.inner.poll_change(cx)
+    }
+}
+
+impl Drop for MemoryWatch {
+    fn drop(&mut self) {
+        let mut state = self.entry.lock();
+        // This watch is still counted. A task that goes on keeps its
+        // events for resubscriptions.
+        if self.entry.signal.watchers() <= 1 && state.task.is_terminal() {
+            state.log.free();
+        }
+    }
+}
+
+fn ready<'a, T: Send + 'a>(value: Result<T, StoreError>) -> StoreFuture<'a, T> {
+    Box::pin(std::future::ready(value))
+}
+
+impl TaskStore for InMemoryTaskStore {
+    fn create<'a>(&'a self, owner: &'a Owner, task: Task) -> StoreFuture<'a, StoredTask> {
+        ready(self.create_now(owner, task))
+    }
+
+    fn get<'a>(&'a self, owner: &'a Owner, id: &'a str, view: View) -> StoreFuture<'a, StoredTask> {
+        ready(self.owned(owner, id).and_then(|e| {
+            let state = e.lock();
+            if state.evicted {
+                return Err(StoreError::NotFound);
+            }
+            Ok(e.stored(&state, view))
+        }))
+    }
+
+    fn append<'a>(
+        &'a self,
+        id: &'a str,
+        event: StreamResponse,
+        expected_version: Option<u64>,
+    ) -> StoreFuture<'a, Appended> {
+        ready(
+            self.entry(id)
+                .ok_or(StoreError::NotFound)
+                .and_then(|e| e.append(event, expected_version)),
+        )
+    }
+
+    fn add_message<'a>(
+        &'a self,
+        id: &'a str,
+        message: Message,
+        expected_version: Option<u64>,
+    ) -> StoreFuture<'a, u64> {
+        ready(
+            self.entry(id)
+                .ok_or(StoreError::NotFound)
+                .and_then(|e| e.add_message(message, expected_version)),
+        )
+    }
+
+    fn list<'a>(&'a self, owner: &'a Owner, query: &'a TaskQuery) -> StoreFuture<'a, TaskPage> {
+        ready(Ok(self.list_now(owner, query)))
+    }
+
+    fn read<'a>(&'a self, id: &'a str, position: u64, view: View) -> StoreFuture<'a, LogRead> {
+        ready(
+            self.entry(id)
+                .ok_or(StoreError::NotFound)
+                .and_then(|e| e.read(position, view)),
+        )
+    }
+
+    fn watch(&self, id: &str) -> Option<Box<dyn TaskWatch>> {
+        let entry = self.entry(id)?;
+        let inner = entry.signal.watch();
+        Some(Box::new(MemoryWatch { inner, entry }))
+    }
+
+    fn put_push_config<'a>(
+        &'a self,
+        owner: &'a Owner,
+        config: TaskPushNotificationConfig,
+    ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
+        let max = self.shared.limits.max_push_configs_per_task;
+        ready(self.owned(owner, &config.task_id).and_then(|e| {
+            let mut state = e.lock();
+            if state.evicted {
+                return Err(StoreError::NotFound);
+            }
+            if let Some(old) = state.push.iter_mut().find(|c| c.id == config.id) {
+                return Ok(Some(std::mem::replace(old, config)));
+            }
+            if state.push.len() >= max {
+                return Err(StoreError::Full(format!(
+                    "task {} already has {max} push configs, the most it may have",
+                    e.id
+                )));
+            }
+            state.push.push(config);
+            Ok(None)
+        }))
+    }
+
+    fn get_push_config<'a>(
+        &'a self,
+        owner: &'a Owner,
+        task_id: &'a str,
+        id: &'a str,
+    ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
+        ready(self.owned(owner, task_id).and_then(|e| {
+            let state = e.lock();
+            if state.evicted {
+                return Err(StoreError::NotFound);
+            }
+            Ok(state.push.iter().find(|c| c.id == id).cloned())
+        }))
+    }
+
+    fn list_push_configs<'a>(
+        &'a self,
+        owner: &'a Owner,
+        task_id: &'a str,
+    ) -> StoreFuture<'a, Vec<TaskPushNotificationConfig>> {
+        ready(self.owned(owner, task_id).and_then(|e| {
+            let state = e.lock();
+            if state.evicted {
+                return Err(StoreError::NotFound);
+            }
+            Ok(state.push.clone())
+        }))
+    }
+
+    fn delete_push_config<'a>(
+        &'a self,
+        owner: &'a Owner,
+        task_id: &'a str,
+        id: &'a str,
+    ) -> StoreFuture<'a, bool> {
+        ready(self.owned(owner, task_id).and_then(|e| {
+            let mut state = e.lock();
+            if state.evicted {
+                return Err(StoreError::NotFound);
+            }
+            let before = state.push.len();
+            state.push.retain(|c| c.id != id);
+            Ok(state.push.len() != before)
+        }))
+    }
+
+    fn sweep(&self, now: Timestamp) -> usize {
+        let evicted = self.over_bounds(&mut self.index(), now);
+        let n = evicted.len();
+        for entry in evicted {
+            entry.evict();
+        }
+        n
+    }
+}
