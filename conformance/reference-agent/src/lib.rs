@@ -2,20 +2,23 @@
 //! every server-side requirement of A2A v1.0 sections 3 and 13, driven by
 //! the message it receives so that tests from outside can steer it.
 //!
-//! It is what a host builds on the core crates: they hold no state, this
-//! crate holds the tasks, runs them on tokio, fans their events out to
-//! streams and webhooks, and bounds every piece of memory it uses. The
-//! conformance runner embeds it as its default target.
+//! It is what a host builds with the agent kit (`a2a-agent`): its whole
+//! logic is one [`AgentExecutor`](a2a_agent::AgentExecutor),
+//! [`ReferenceExecutor`], and the kit's [`AgentHandler`](a2a_agent::AgentHandler)
+//! carries the task lifecycle on an [`InMemoryTaskStore`](a2a_agent::InMemoryTaskStore)
+//! with tokio as its runtime. The conformance runner embeds it as its
+//! default target.
 //!
 //! # What it owns, what it does not
 //!
-//! It owns the tasks (a bounded in-memory store), their execution, the
-//! streams, push delivery with retries, and authorization scoping. It does
-//! not parse HTTP, authenticate callers or negotiate versions: a binding
-//! does that and hands it a [`CallContext`] whose `principal` and
-//! `tenant` it trusts. It does not open sockets either: webhooks are
-//! reached through a [`PushSender`] the host supplies
-//! ([`RecordingPushSender`] records them in memory).
+//! This crate owns the behaviour contract below (`behaviour.rs` decides,
+//! `executor.rs` carries out), the card, its configuration and the binary.
+//! The kit owns the tasks, their streams, push delivery with retries and
+//! owner scoping; the store owns the bounds. It does not parse HTTP,
+//! authenticate callers or negotiate versions: a binding does that and
+//! hands it a [`CallContext`] whose `principal` and `tenant` it trusts.
+//! Webhooks are reached through a [`PushSender`] the host supplies
+//! ([`HttpPushSender`] on hyper, [`RecordingPushSender`] in memory).
 //!
 //! # Example
 //!
@@ -180,8 +183,8 @@
 //! say so: this is that policy); per task at most `max_history` messages,
 //! `max_events_per_task` logged events (kept while the task goes on, for
 //! resubscriptions, and after it finishes only while someone reads them), `max_push_configs_per_task`
-//! webhooks, each with at most `max_push_queue` pending notifications
-//! (the oldest is dropped first); `stream` and `slow` arguments are
+//! webhooks, each at most `max_push_queue` events behind its task (the
+//! oldest undelivered are skipped first); `stream` and `slow` arguments are
 //! bounded too. Requests themselves are bounded by the binding.
 //!
 //! # Decisions a reviewer may question
@@ -192,10 +195,10 @@
 //!   and predictable; a task parked in INPUT_REQUIRED for longer than the
 //!   TTL is gone, as a context expiry policy allows.
 //! - **Fan-out is a log, not a channel per subscriber.** Events are kept
-//!   in one bounded ring per task and announced on a `watch` channel;
-//!   subscribers read the ring at their own pace, so a slow subscriber
-//!   costs no memory beyond the ring and cannot slow the task down. Events
-//!   are kept only while someone is subscribed.
+//!   in one bounded ring per task and announced on the store's watch;
+//!   subscribers and webhooks read the ring at their own pace, so a slow
+//!   reader costs no memory beyond the ring and cannot slow the task down.
+//!   A finished task keeps its events only while someone reads them.
 //! - **`SendStreamingMessage` streams close on interrupted states**
 //!   (issue 6, spec 11.7): the task will not move until the client
 //!   answers, and the answer opens a new stream. **`SubscribeToTask`
@@ -213,20 +216,16 @@ mod behaviour;
 mod card;
 pub mod cli;
 mod config;
+mod executor;
 mod http_push;
-mod ids;
 mod push;
-mod store;
-mod stream;
-mod task;
-mod weight;
-mod worker;
 
+pub use a2a_agent::IdGenerator;
 pub use agent::{ReferenceAgent, SWEEP_INTERVAL};
 pub use card::v0_3_interfaces;
 pub use config::{AgentConfig, Limits, PushPolicy};
+pub use executor::ReferenceExecutor;
 pub use http_push::{HttpPushSender, Resolver};
-pub use ids::IdGenerator;
 pub use push::{
     is_retryable, push_request, DeliveryOutcome, PushError, PushObserver, PushSender,
     RecordingPushSender, A2A_JSON, NOTIFICATION_TOKEN_HEADER,

@@ -557,7 +557,7 @@ impl UpdaterInner {
             let Ok(stored) = shared.store.get(&owner, &id, View::STATUS).await else {
                 return;
             };
-            if false {
+            if stored.version != version || !stored.task.status.state.is_interrupted() {
                 return;
             }
             let why = format!(
@@ -572,7 +572,7 @@ impl UpdaterInner {
             };
             let event = TaskStatusUpdateEvent::new(&id, &context, status);
             // Only if nothing happened since: the version is the guard.
-            let _ = shared.store.append(&id, event.into(), None).await;
+            let _ = shared.store.append(&id, event.into(), Some(version)).await;
         }));
     }
 }
