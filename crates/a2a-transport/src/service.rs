@@ -238,10 +238,64 @@ macro_rules! service_methods {
             cx: &'a CallContext,
             request: $params,
         ) -> BoxFuture<'a, Result<$result, A2aError>> {
-            let _ = (cx, request);
-            not_offered(Operation::$name)
+            default_body!($default, self, cx, request, $name)
         }
     )*};
+}
+
+/// The body of a default method. Most answer the error of an agent that
+/// lacks the operation; `CancelTask` and `SubscribeToTask` first look the
+/// task up with the agent's own `GetTask`, so that an unknown task is
+/// `TaskNotFoundError` (spec 3.1.5, 3.1.6) and a task this agent cannot
+/// cancel is `TaskNotCancelableError` (3.1.5): an agent that offers only
+/// `SendMessage` and `GetTask` fails no MUST by omission.
+macro_rules! default_body {
+    (cancel, $self:ident, $cx:ident, $request:ident, $name:ident) => {
+        Box::pin(async move {
+            let task = lookup($self, $cx, &$request.tenant, &$request.id, Operation::$name).await?;
+            Err(A2aError::task_not_cancelable(
+                &$request.id,
+                task.status.state.as_str_name(),
+            ))
+        })
+    };
+    (subscribe, $self:ident, $cx:ident, $request:ident, $name:ident) => {
+        Box::pin(async move {
+            let task = lookup($self, $cx, &$request.tenant, &$request.id, Operation::$name).await?;
+            let state = task.status.state;
+            if state.is_terminal() {
+                return Err(A2aError::unsupported_operation(format!(
+                    "task {} is in terminal state {state}; there is nothing to subscribe to (spec 3.1.6)",
+                    $request.id
+                )));
+            }
+            not_offered(Operation::$name).await
+        })
+    };
+    ($default:ident, $self:ident, $cx:ident, $request:ident, $name:ident) => {{
+        let _ = ($cx, $request);
+        not_offered(Operation::$name)
+    }};
+}
+
+/// The task `id` through the agent's `GetTask`, for the defaults of `op`:
+/// an agent that lacks `GetTask` too answers that it lacks `op`.
+async fn lookup<S: A2aService + ?Sized>(
+    service: &S,
+    cx: &CallContext,
+    tenant: &str,
+    id: &str,
+    op: Operation,
+) -> Result<a2a_types::Task, A2aError> {
+    let request = a2a_types::GetTaskRequest {
+        tenant: tenant.to_owned(),
+        id: id.to_owned(),
+        history_length: Some(0),
+    };
+    match service.get_task(cx, request).await {
+        Err(e) if e.kind() == a2a_types::ErrorKind::UnsupportedOperation => not_offered(op).await,
+        other => other,
+    }
 }
 
 /// The typed service of spec 3.1: one method per operation, for agent
@@ -356,6 +410,12 @@ macro_rules! default_error {
     (unsupported, $op:ident) => {
         A2aError::unsupported_operation(format!("{} is not supported by this agent", $op))
     };
+    (cancel, $op:ident) => {
+        A2aError::unsupported_operation(format!("{} is not supported by this agent", $op))
+    };
+    (subscribe, $op:ident) => {
+        A2aError::unsupported_operation(format!("{} is not supported by this agent", $op))
+    };
     (push, $op:ident) => {
         A2aError::push_notification_not_supported()
     };
@@ -447,6 +507,64 @@ mod tests {
                 })
             })
         }
+    }
+
+    /// An agent with SendMessage and GetTask only: one completed task
+    /// `done`, one working task `busy`, nothing else.
+    struct GetOnly;
+    impl A2aService for GetOnly {
+        fn get_task<'a>(
+            &'a self,
+            _: &'a CallContext,
+            r: GetTaskRequest,
+        ) -> BoxFuture<'a, Result<Task, A2aError>> {
+            let state = match r.id.as_str() {
+                "done" => Some(a2a_types::TaskState::Completed),
+                "busy" => Some(a2a_types::TaskState::Working),
+                _ => None,
+            };
+            Box::pin(async move {
+                match state {
+                    Some(state) => Ok(Task::new(&r.id, "c", state)),
+                    None => Err(A2aError::task_not_found(&r.id)),
+                }
+            })
+        }
+    }
+
+    #[test]
+    fn cancel_and_subscribe_defaults_answer_what_3_1_5_and_3_1_6_require() {
+        let cx = CallContext::new();
+        let cancel = |id: &str| {
+            block_on(GetOnly.cancel_task(&cx, a2a_types::CancelTaskRequest::new(id)))
+                .unwrap_err()
+                .kind()
+        };
+        assert_eq!(cancel("missing"), ErrorKind::TaskNotFound);
+        assert_eq!(cancel("done"), ErrorKind::TaskNotCancelable);
+        assert_eq!(cancel("busy"), ErrorKind::TaskNotCancelable);
+        let subscribe = |id: &str| {
+            let request = a2a_types::SubscribeToTaskRequest {
+                id: id.to_owned(),
+                ..Default::default()
+            };
+            match block_on(GetOnly.subscribe_to_task(&cx, request)) {
+                Err(e) => (e.kind(), e.message().to_owned()),
+                Ok(_) => panic!("the default has no stream"),
+            }
+        };
+        assert_eq!(subscribe("missing").0, ErrorKind::TaskNotFound);
+        let (kind, message) = subscribe("done");
+        assert_eq!(kind, ErrorKind::UnsupportedOperation);
+        assert!(message.contains("terminal"), "{message}");
+        let (kind, message) = subscribe("busy");
+        assert_eq!(kind, ErrorKind::UnsupportedOperation);
+        assert!(message.contains("SubscribeToTask"), "{message}");
+        // Without GetTask either, the agent lacks CancelTask.
+        let err =
+            block_on(Nothing.cancel_task(&cx, a2a_types::CancelTaskRequest::new("x"))).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::UnsupportedOperation);
+        assert!(err.message().contains("CancelTask"), "{}", err.message());
     }
 
     #[test]

@@ -28,7 +28,7 @@ use crate::{A2aError, FieldViolation, StreamResponse, Validate};
 ///     result: TraitResultType,      // what A2aService returns
 ///     reply: ReplyPayloadType,      // what Reply holds (the wire result)
 ///     item: JsonRpcResultType,      // a JSON-RPC result (each event, for streams)
-///     default: unsupported | push | card, // the answer of an agent that lacks it
+///     default: unsupported | cancel | subscribe | push | card, // the answer of an agent that lacks it
 ///     fields: { "protoJsonName" => rust_field, ... }, // string fields a binding may set from the path
 /// }
 /// ```
@@ -82,7 +82,7 @@ macro_rules! operation_table {
                 result: $crate::Task,
                 reply: $crate::Task,
                 item: $crate::Task,
-                default: unsupported,
+                default: cancel,
                 fields: { "tenant" => tenant, "id" => id },
             }
             SubscribeToTask {
@@ -91,7 +91,7 @@ macro_rules! operation_table {
                 result: $crate::EventStream,
                 reply: $crate::EventStream,
                 item: $crate::StreamResponse,
-                default: unsupported,
+                default: subscribe,
                 fields: { "tenant" => tenant, "id" => id },
             }
             CreateTaskPushNotificationConfig {
