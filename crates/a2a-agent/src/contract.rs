@@ -694,14 +694,14 @@ async fn watches(store: &dyn TaskStore, cx: &mut Checker<'_>) {
     let _ = store
         .append("t-0", status("t-0", "c", TaskState::Working, 1), None)
         .await;
-    let change = Some(crate::store::changed(&mut *watch).await);
+    let change = report(&mut *watch).await;
     cx.expect(change == Some(Change::Changed), || {
         format!("after an append: {change:?}")
     });
     let _ = store
         .add_message("t-0", Message::user_text("m-3", "x"), None)
         .await;
-    let change = Some(crate::store::changed(&mut *watch).await);
+    let change = report(&mut *watch).await;
     cx.expect(change == Some(Change::Changed), || {
         format!("after a message: {change:?}")
     });

@@ -12,6 +12,9 @@ use crate::updater::TaskUpdater;
 /// (any other error as `InternalError`).
 pub type ExecuteError = Box<dyn std::error::Error + Send + Sync>;
 
+/// What [`AgentExecutor::execute`] and [`AgentExecutor::cancel`] return.
+pub type Execution<'a> = BoxFuture<'a, Result<(), ExecuteError>>;
+
 /// An agent's logic. The [`AgentHandler`](crate::AgentHandler) calls
 /// `execute` for every message that starts a task and for every message
 /// that resumes an interrupted one, and carries everything else of the
@@ -19,14 +22,12 @@ pub type ExecuteError = Box<dyn std::error::Error + Send + Sync>;
 /// cancellation, listing, owners.
 ///
 /// ```
-/// use a2a_agent::{AgentExecutor, ExecuteError, RequestContext, TaskUpdater};
-/// use a2a_transport::BoxFuture;
+/// use a2a_agent::{AgentExecutor, Execution, RequestContext, TaskUpdater};
 ///
 /// struct Echo;
 ///
 /// impl AgentExecutor for Echo {
-///     fn execute<'a>(&'a self, cx: RequestContext, task: TaskUpdater)
-///         -> BoxFuture<'a, Result<(), ExecuteError>> {
+///     fn execute<'a>(&'a self, cx: RequestContext, task: TaskUpdater) -> Execution<'a> {
 ///         Box::pin(async move {
 ///             let text = cx.text();
 ///             task.start_work().await?;
@@ -49,22 +50,14 @@ pub trait AgentExecutor: Send + Sync + 'static {
     /// or a panic ends it FAILED with the error's text. Leave the task
     /// INPUT_REQUIRED or AUTH_REQUIRED to wait for the client: its answer
     /// calls `execute` again, with [`RequestContext::task`] set.
-    fn execute<'a>(
-        &'a self,
-        context: RequestContext,
-        updater: TaskUpdater,
-    ) -> BoxFuture<'a, Result<(), ExecuteError>>;
+    fn execute<'a>(&'a self, context: RequestContext, updater: TaskUpdater) -> Execution<'a>;
 
     /// Asked to cancel `task` (spec 3.1.5). The default moves it to
     /// CANCELED, which stops a running `execute` at its next update; an
     /// executor that must stop outside work first does so, then calls
     /// [`TaskUpdater::cancel`]. Not calling it refuses the cancel
     /// (`TaskNotCancelableError`).
-    fn cancel<'a>(
-        &'a self,
-        task: Task,
-        updater: TaskUpdater,
-    ) -> BoxFuture<'a, Result<(), ExecuteError>> {
+    fn cancel<'a>(&'a self, task: Task, updater: TaskUpdater) -> Execution<'a> {
         let _ = task;
         Box::pin(async move {
             updater.cancel().await?;

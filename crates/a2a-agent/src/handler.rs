@@ -14,8 +14,11 @@ use std::time::Duration;
 
 use a2a_transport::push::RetrySchedule;
 use a2a_transport::server::media_range_covers;
+use a2a_transport::server::ConfigError;
 use a2a_transport::webhook::{check_webhook_url, Allowlist};
-use a2a_transport::{A2aService, BoxFuture, CallContext, EventStream, ProtocolVersion};
+use a2a_transport::{
+    A2aServer, A2aService, BoxFuture, CallContext, EventStream, ProtocolVersion, ServerConfig,
+};
 use a2a_types::{
     A2aError, AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, ErrorKind,
     FieldViolation, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest,
@@ -303,6 +306,71 @@ impl<E: AgentExecutor> AgentHandler<E> {
     /// A handler with the default configuration and no push delivery.
     pub fn new(executor: E, store: impl TaskStore, runtime: impl Runtime) -> AgentHandler<E> {
         AgentHandler::builder(executor, store, runtime).build()
+    }
+
+    /// A card for this handler served at `base_url` (spec 8): JSON-RPC at
+    /// `{base_url}/`, HTTP+JSON at `{base_url}`, the capabilities as the
+    /// configuration has them, `text/plain` in and the configured output
+    /// modes (else `text/plain`) out, and one skill named after the
+    /// agent. A host with more to say (gRPC, security schemes, skills)
+    /// edits the card or writes its own.
+    pub fn card(&self, name: &str, description: &str, base_url: &str) -> AgentCard {
+        let base = base_url.trim_end_matches('/');
+        let config = &self.config;
+        let output = if config.output_modes.is_empty() {
+            vec!["text/plain".to_owned()]
+        } else {
+            config.output_modes.clone()
+        };
+        AgentCard {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            version: "1.0.0".to_owned(),
+            supported_interfaces: vec![
+                a2a_types::AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
+                a2a_types::AgentInterface::new(base, "HTTP+JSON", "1.0"),
+            ],
+            capabilities: a2a_types::AgentCapabilities {
+                streaming: Some(config.streaming),
+                push_notifications: Some(config.push_notifications),
+                extended_agent_card: Some(config.extended_card.is_some()),
+                ..Default::default()
+            },
+            default_input_modes: vec!["text/plain".to_owned()],
+            default_output_modes: output,
+            skills: vec![a2a_types::AgentSkill {
+                id: "main".to_owned(),
+                name: name.to_owned(),
+                description: description.to_owned(),
+                tags: vec!["a2a-agent".to_owned()],
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+    }
+
+    /// This handler behind an [`A2aServer`] at `base_url`, with the
+    /// [`card`](Self::card) it implies and what that card promises turned
+    /// on: `config` with the input-mode check (a part the card's input
+    /// modes do not cover is `ContentTypeNotSupportedError`, spec 3.3.2)
+    /// and the card's `Last-Modified` (8.6.1) at the runtime's now; the
+    /// output-mode check against the card's output modes unless the
+    /// handler's configuration names its own.
+    pub fn into_server(
+        mut self,
+        name: &str,
+        description: &str,
+        base_url: &str,
+        config: ServerConfig,
+    ) -> Result<A2aServer<AgentHandler<E>>, ConfigError> {
+        let card = self.card(name, description, base_url);
+        if self.config.output_modes.is_empty() {
+            Arc::make_mut(&mut self.config).output_modes = card.default_output_modes.clone();
+        }
+        let config = config
+            .with_input_mode_check(true)
+            .with_card_last_modified(self.shared.runtime.now());
+        A2aServer::new(self, card, config)
     }
 
     /// The configuration.

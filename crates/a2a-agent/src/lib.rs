@@ -20,14 +20,12 @@
 //! # An agent
 //!
 //! ```
-//! use a2a_agent::{AgentExecutor, AgentHandler, ExecuteError, InMemoryTaskStore, RequestContext, TaskUpdater};
-//! use a2a_transport::BoxFuture;
+//! use a2a_agent::{AgentExecutor, AgentHandler, Execution, InMemoryTaskStore, RequestContext, TaskUpdater};
 //!
 //! struct Shout;
 //!
 //! impl AgentExecutor for Shout {
-//!     fn execute<'a>(&'a self, cx: RequestContext, task: TaskUpdater)
-//!         -> BoxFuture<'a, Result<(), ExecuteError>> {
+//!     fn execute<'a>(&'a self, cx: RequestContext, task: TaskUpdater) -> Execution<'a> {
 //!         Box::pin(async move {
 //!             task.start_work().await?;
 //!             task.add_artifact(task.artifact("shout", cx.text().to_uppercase())).await?;
@@ -73,7 +71,7 @@ pub mod store;
 mod subscription;
 mod updater;
 
-pub use executor::{AgentExecutor, ExecuteError, RequestContext};
+pub use executor::{AgentExecutor, ExecuteError, Execution, RequestContext};
 pub use handler::{AgentHandler, HandlerBuilder, HandlerConfig};
 pub use ids::IdGenerator;
 pub use notify::{Signal, SignalWatch};
