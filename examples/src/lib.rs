@@ -8,8 +8,12 @@
 //!
 //! - [`axum_app`]: an axum application with its own routes that mounts an
 //!   agent, at the root or under `/a2a`.
+//! - [`hello_agent`]: the README's "Serve an agent": one `execute` on the
+//!   agent kit (`a2a-agent`) that streams an artifact in three chunks and
+//!   asks for input once, in under 30 lines.
 //! - [`own_agent`]: a user's own agent, [`ShoutAgent`](own_agent::ShoutAgent),
-//!   implementing two operations.
+//!   on a configured agent-kit handler.
+//! - [`binary`]: the command line of the kit agents' binaries.
 //! - [`server::reference_agent`]: the reference agent behind an
 //!   [`A2aServer`](a2a_transport::A2aServer), for the other examples to
 //!   serve.
@@ -26,7 +30,8 @@
 //! ```text
 //! cargo run -p a2a-examples --bin server -- --port 8080
 //! cargo run -p a2a-examples --bin axum-app -- --port 8080 [--prefix]
-//! cargo run -p a2a-examples --bin own-agent -- --port 8080
+//! cargo run -p a2a-examples --bin hello-agent -- --port 8080 [--axum]
+//! cargo run -p a2a-examples --bin own-agent -- --port 8080 [--axum]
 //! cargo run -p a2a-examples --bin client -- http://127.0.0.1:8080 [--binding jsonrpc|rest] [--bearer TOKEN]
 //! cargo run --release -p a2a-examples --bin stream-bench -- http://127.0.0.1:8080 [--streams N] [--chunks N]
 //! ```
@@ -39,8 +44,10 @@
 //! streamed events per second (see `scripts/bench-agent`).
 
 pub mod axum_app;
+pub mod binary;
 pub mod constant;
 pub mod conversation;
+pub mod hello_agent;
 pub mod lines;
 pub mod own_agent;
 pub mod server;

@@ -103,8 +103,8 @@ pub struct Limits {
     /// Default one hour.
     pub task_ttl: Duration,
     /// The bytes the stored tasks may weigh (their history, artifacts and
-    /// status, estimated by `crate::weight` when a task is created, takes a
-    /// message and settles). Past it, creating a task or a sweep evicts
+    /// status, estimated by the agent kit's in-memory store when a task is
+    /// created, takes a message and settles). Past it, creating a task or a sweep evicts
     /// the oldest terminal tasks first, then the oldest. Default 32 MiB.
     pub max_store_bytes: usize,
     /// Messages kept in one task's history; older ones are dropped.
@@ -119,15 +119,14 @@ pub struct Limits {
     pub max_events_per_task: usize,
     /// Push configs per task. Default 16.
     pub max_push_configs_per_task: usize,
-    /// Notifications waiting for one webhook; when full, the oldest
-    /// pending one is dropped. Default 256.
+    /// How many events one webhook may fall behind its task; past that the
+    /// oldest undelivered ones are skipped (`DeliveryOutcome::Dropped`), so
+    /// the latest state always gets through. Default 256.
     pub max_push_queue: usize,
     /// The largest `n` of `stream <n>`. Default 10 000.
     pub max_stream_chunks: u32,
     /// The longest `slow <ms>` or `stream <n> <ms>` pause. Default ten minutes.
     pub max_delay: Duration,
-    /// The step in which long work checks for cancellation. Default 20 ms.
-    pub work_step: Duration,
     /// `ListTasks` page size when unset (spec: 50).
     pub default_page_size: i32,
     /// The largest `ListTasks` page size (spec: 100).
@@ -146,7 +145,6 @@ impl Default for Limits {
             max_push_queue: 256,
             max_stream_chunks: 10_000,
             max_delay: Duration::from_secs(600),
-            work_step: Duration::from_millis(20),
             default_page_size: 50,
             max_page_size: 100,
         }

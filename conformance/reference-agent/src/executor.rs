@@ -4,8 +4,7 @@
 //! at the first update the task refuses, which is how a cancel (or an
 //! eviction) stops it.
 
-use a2a_agent::{AgentExecutor, ExecuteError, RequestContext, TaskUpdater, UpdateError};
-use a2a_transport::BoxFuture;
+use a2a_agent::{AgentExecutor, Execution, RequestContext, TaskUpdater, UpdateError};
 use a2a_types::{A2aError, FieldViolation, Message, Part, PartContent};
 
 use crate::behaviour::{self, Behaviour, Tck, Work, RESUBSCRIBE_WORK};
@@ -32,11 +31,7 @@ impl ReferenceExecutor {
 }
 
 impl AgentExecutor for ReferenceExecutor {
-    fn execute<'a>(
-        &'a self,
-        context: RequestContext,
-        updater: TaskUpdater,
-    ) -> BoxFuture<'a, Result<(), ExecuteError>> {
+    fn execute<'a>(&'a self, context: RequestContext, updater: TaskUpdater) -> Execution<'a> {
         Box::pin(async move {
             let work = if context.task.is_some() {
                 behaviour::for_follow_up(&context.message)

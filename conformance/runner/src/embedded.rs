@@ -133,8 +133,6 @@ impl Embedded {
         if self.auth {
             config = config.with_bearer_scheme("bearer");
         }
-        config.limits.work_step =
-            (self.timing.slow / 40).clamp(Duration::from_millis(2), Duration::from_millis(20));
         config.push.initial_backoff = Duration::from_millis(10);
         config.push.max_backoff = Duration::from_millis(50);
         config.push.timeout = Duration::from_secs(2);

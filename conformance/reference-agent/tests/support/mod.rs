@@ -23,7 +23,6 @@ pub fn agent_with(
     config.push.initial_backoff = Duration::from_millis(5);
     config.push.max_backoff = Duration::from_millis(20);
     config.push.timeout = Duration::from_millis(500);
-    config.limits.work_step = Duration::from_millis(5);
     configure(&mut config);
     let sender = Arc::new(RecordingPushSender::new());
     (ReferenceAgent::new(config, sender.clone()), sender)
