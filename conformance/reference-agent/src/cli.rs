@@ -12,8 +12,8 @@ use a2a_transport::{server::BearerAuth, webhook::Allowlist, A2aServer, ProtocolV
 use a2a_types::AgentInterface;
 
 use crate::config::AgentConfig;
-use crate::http_push::HttpPushSender;
 use crate::ReferenceAgent;
+use a2a_hyper::HttpPushSender;
 
 /// The usage text.
 pub const USAGE: &str = "\

@@ -217,15 +217,14 @@ mod card;
 pub mod cli;
 mod config;
 mod executor;
-mod http_push;
 mod push;
 
 pub use a2a_agent::IdGenerator;
+pub use a2a_hyper::{HttpPushSender, Resolver};
 pub use agent::{ReferenceAgent, SWEEP_INTERVAL};
 pub use card::v0_3_interfaces;
 pub use config::{AgentConfig, Limits, PushPolicy};
 pub use executor::ReferenceExecutor;
-pub use http_push::{HttpPushSender, Resolver};
 pub use push::{
     is_retryable, push_request, DeliveryOutcome, PushError, PushObserver, PushSender,
     RecordingPushSender, A2A_JSON, NOTIFICATION_TOKEN_HEADER,

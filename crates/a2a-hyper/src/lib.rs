@@ -18,6 +18,9 @@
 //!   [`raise_fd_limit`] for the file descriptors they need.
 //! - [`server_config`] and [`TokioTimer`]: SSE keep-alive comments on
 //!   tokio's clock, every [`DEFAULT_KEEP_ALIVE`] of quiet.
+//! - For the agent kit (`a2a-agent`): [`TokioRuntime`], its `Spawn` and
+//!   `Clock` on tokio, and [`HttpPushSender`], its webhook deliveries on
+//!   [`HyperClient`] with every connected address checked (spec 13.2).
 //!
 //! To mount an agent in an existing axum (or any tower) application
 //! instead, the transport's `tower-service` feature is all it takes:
@@ -90,12 +93,14 @@
 mod client;
 mod connection;
 mod limits;
+mod push;
 mod request_body;
 mod runtime;
 mod server;
 
 pub use client::{ClientOptions, HyperClient, SystemResolver};
 pub use limits::{HostLimits, ServeStats};
+pub use push::{HttpPushSender, Resolver};
 pub use runtime::TokioRuntime;
 pub use server::{
     raise_fd_limit, serve, server_config, AcceptLogFn, LogFn, RequestLog, ServeOptions, TokioTimer,

@@ -1,11 +1,11 @@
-//! [`HttpPushSender`]: push notifications over `a2a-hyper`'s
+//! [`HttpPushSender`]: the agent kit's push notifications over
 //! [`HyperClient`] (HTTP/1.1 and HTTP/2, `https` through rustls), with
 //! the webhook rules applied to every address it connects to (spec 13.2).
 
 use std::fmt;
 use std::sync::Arc;
 
-use a2a_hyper::{ClientOptions, HyperClient, SystemResolver};
+use a2a_agent::{PushError, PushSender};
 use a2a_transport::{
     client::HttpError,
     push::{Resolve, SsrfResolver},
@@ -15,7 +15,7 @@ use a2a_transport::{
 use bytes::Bytes;
 use http::{Request, StatusCode};
 
-use crate::push::{PushError, PushSender};
+use crate::client::{ClientOptions, HyperClient, SystemResolver};
 
 /// How `a2a-hyper` words a lookup the resolver refused.
 const REFUSED: &str = "webhook refused: ";
