@@ -139,6 +139,8 @@ pub(crate) struct UpdaterInner {
     pub(crate) context_id: String,
     birth: Mutex<Option<Birth>>,
     replied: std::sync::atomic::AtomicBool,
+    /// The state the last update of this updater left the task in.
+    last: Mutex<Option<TaskState>>,
     pub(crate) first: FirstAct,
 }
 
@@ -194,6 +196,7 @@ impl TaskUpdater {
             context_id,
             birth: Mutex::new(birth),
             replied: Default::default(),
+            last: Mutex::new(None),
             first: FirstAct::default(),
         });
         (
@@ -503,6 +506,14 @@ impl UpdaterInner {
             return;
         }
         if self.replied.load(std::sync::atomic::Ordering::Acquire) {
+            return;
+        }
+        // The common end: the work's own last update settled the task, and
+        // no release timer is asked for; nothing to read.
+        let last = *self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if failure.is_none()
+            && last.is_some_and(|s| s.is_terminal() || (s.is_interrupted() && release.is_none()))
+        {
             return;
         }
         let shared = &self.shared;
