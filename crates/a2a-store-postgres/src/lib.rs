@@ -1,0 +1,1161 @@
+//! A durable [`TaskStore`] on PostgreSQL: tasks, their event logs and push
+//! configs in tables, so tasks survive a restart and every replica of an
+//! agent on one database serves every task; `LISTEN/NOTIFY` tells the
+//! watches of one replica what another wrote.
+//!
+//! ```no_run
+//! # async fn serve() -> Result<(), a2a_agent::store::StoreError> {
+//! use a2a_store_postgres::{PgOptions, PgTaskStore};
+//!
+//! let store = PgTaskStore::connect("postgresql:///a2a?host=/run/postgresql", PgOptions::default()).await?;
+//! // `store` is an `a2a_agent::TaskStore`: hand it to `AgentHandler::new`.
+//! # let _ = store;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # How it keeps the store rules
+//!
+//! Every rule of [`a2a_agent::store`] that must hold per task holds in one
+//! transaction that locks the task's row (`SELECT ... FOR UPDATE`): the
+//! version check ([`StoreError::Conflict`]), the state machine
+//! ([`TaskState::can_transition_to`]; no artifact for a terminal task),
+//! applying the event with [`a2a_types::apply`], the event's position, and
+//! a status timestamp never earlier than the task's. Two replicas writing
+//! one task serialize on that row lock. The tables are created by embedded,
+//! versioned migrations ([`schema`]) applied at [`PgTaskStore::connect`].
+//!
+//! # Watches across replicas
+//!
+//! Each write that changes a task sends, in its transaction, a
+//! notification on one channel naming the task, its position and the
+//! writing store; PostgreSQL delivers it at commit to every store
+//! listening. Each store has one listening connection and fans the
+//! notifications out to its local watches, one [`a2a_agent::Signal`] per
+//! watched task. Its own writes wake its watches directly, before the
+//! write's future answers. A notification is a hint, not the data: a
+//! reader that wakes reads the log, so duplicates cost a read and order
+//! comes from the positions. While the listener is disconnected
+//! notifications are lost; after it connects again every watch reports
+//! `Changed`, and its reader catches up from the log.
+//!
+//! # `watch` is synchronous
+//!
+//! [`TaskStore::watch`] answers at once, and `None` means "no such task".
+//! The store keeps a bounded set of ids it has seen exist (created, read
+//! or written through it); for any other id it asks the database, and that
+//! one round trip blocks the calling thread (the store's own runtime runs
+//! the query, so it never waits on the caller's executor). So `None` is
+//! only ever answered after the database said the task does not exist; a
+//! task removed on another replica a moment ago may still get a watch,
+//! which then reports `Closed` when that removal's notification arrives
+//! (or, if it was lost, `Changed`, and its reader's next read answers
+//! `NotFound`).
+//!
+//! # Runtime
+//!
+//! The store runs its connections on a small tokio runtime of its own, so
+//! its futures can be awaited on any executor and its synchronous calls
+//! ([`TaskStore::watch`] for an unknown id, [`TaskStore::sweep`]) never
+//! deadlock. A call's work starts when its future is first polled and, once
+//! started, completes even if that future is dropped.
+//!
+//! # What an operator protects
+//!
+//! Push configs are stored as the client gave them, credentials included
+//! (the store must hand them to the push sender): `a2a_push_configs.config`
+//! holds webhook tokens and authentication credentials in clear. Restrict
+//! the database role, encrypt the disk and the backups, and treat a dump of
+//! that table as a secret.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_agent::store::{
+    Appended, LogRead, StoreError, StoreFuture, StoredTask, TaskPage, TaskQuery, TaskWatch, View,
+};
+use a2a_agent::{Owner, TaskStore};
+use a2a_types::{
+    apply, Message, StreamResponse, Task, TaskCursor, TaskPushNotificationConfig, Timestamp,
+};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{NoTls, Row};
+
+mod hub;
+mod listen;
+pub mod schema;
+
+use hub::Hub;
+pub use listen::LISTENER_NAME;
+
+/// How a [`PgTaskStore`] connects and what it keeps.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct PgOptions {
+    /// The schema the tables live in (default `public`); created when
+    /// missing. Letters, digits and `_` only. Stores in different schemas
+    /// of one database are independent: each has its own notification
+    /// channel.
+    pub schema: String,
+    /// The most connections the pool opens (default 16), besides the one
+    /// listening connection.
+    pub pool_size: usize,
+    /// The threads of the store's own runtime (default 2): they run the
+    /// queries and encode and decode the tasks.
+    pub worker_threads: usize,
+    /// How long after its creation a task is kept at most (default 7 days;
+    /// `None`: forever). Applied by [`TaskStore::sweep`].
+    pub task_ttl: Option<Duration>,
+    /// The most tasks kept (default `None`: no bound). When set, `create`
+    /// removes the oldest beyond it (in creation order, as the in-memory
+    /// store does), and so does `sweep`; each such check reads
+    /// `max_tasks` entries of an index, so keep it for modest bounds and
+    /// use the TTL for large stores.
+    pub max_tasks: Option<usize>,
+    /// The most messages of a task's history kept (default 100).
+    pub max_history: usize,
+    /// The most events of a task's log kept (default 256): older ones are
+    /// deleted as new ones arrive. A finished task keeps its last ones
+    /// until it is removed.
+    pub max_events_per_task: usize,
+    /// The most push configs per task (default 16).
+    pub max_push_configs_per_task: usize,
+    /// How many ids the store remembers to exist, so `watch` answers
+    /// without a round trip (default 16 384).
+    pub known_ids: usize,
+    /// How often the listening connection proves it is alive with a
+    /// query (default 5 s); a failure makes it connect again.
+    pub listener_heartbeat: Duration,
+}
+
+impl Default for PgOptions {
+    fn default() -> PgOptions {
+        PgOptions {
+            schema: "public".to_owned(),
+            pool_size: 16,
+            worker_threads: 2,
+            task_ttl: Some(Duration::from_secs(7 * 24 * 3600)),
+            max_tasks: None,
+            max_history: 100,
+            max_events_per_task: 256,
+            max_push_configs_per_task: 16,
+            known_ids: 16_384,
+            listener_heartbeat: Duration::from_secs(5),
+        }
+    }
+}
+
+impl PgOptions {
+    /// These options in `schema`.
+    pub fn with_schema(mut self, schema: impl Into<String>) -> PgOptions {
+        self.schema = schema.into();
+        self
+    }
+
+    /// These options with at most `max_tasks` tasks.
+    pub fn with_max_tasks(mut self, max_tasks: Option<usize>) -> PgOptions {
+        self.max_tasks = max_tasks;
+        self
+    }
+
+    /// These options with tasks kept at most `ttl` after creation.
+    pub fn with_task_ttl(mut self, ttl: Option<Duration>) -> PgOptions {
+        self.task_ttl = ttl;
+        self
+    }
+}
+
+/// The [`TaskStore`] on PostgreSQL. Cloning is cheap and shares the pool,
+/// the listener and the watches.
+#[derive(Clone)]
+pub struct PgTaskStore {
+    inner: Arc<Inner>,
+}
+
+impl fmt::Debug for PgTaskStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PgTaskStore")
+            .field("schema", &self.inner.db.options.schema)
+            .field("origin", &self.inner.db.origin)
+            .finish_non_exhaustive()
+    }
+}
+
+struct Inner {
+    runtime: Option<tokio::runtime::Runtime>,
+    handle: tokio::runtime::Handle,
+    db: Arc<Db>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        // Dropping a runtime blocks, which panics inside another runtime;
+        // this stops its threads without waiting for them.
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// What the store's runtime works with.
+struct Db {
+    pool: Pool,
+    options: PgOptions,
+    /// This store's name in its notifications (its own are not news).
+    origin: String,
+    /// The notification channel.
+    channel: String,
+    hub: Arc<Hub>,
+}
+
+fn backend(what: &str, e: impl fmt::Display) -> StoreError {
+    StoreError::Backend(format!("{what}: {e}"))
+}
+
+fn valid_schema(schema: &str) -> bool {
+    !schema.is_empty()
+        && schema.len() <= 48
+        && schema
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        && !schema.as_bytes()[0].is_ascii_digit()
+}
+
+/// The channel of a schema's notifications.
+fn channel_of(schema: &str) -> String {
+    format!("a2a_task_events_{schema}")
+}
+
+impl PgTaskStore {
+    /// Connects to the database at `url` (a libpq connection string or
+    /// `postgresql://` URL, `host=/dir` for a unix socket), applies the
+    /// migrations and starts listening; answers once notifications are
+    /// being received, so no write after it is missed by its watches.
+    pub async fn connect(url: &str, options: PgOptions) -> Result<PgTaskStore, StoreError> {
+        if !valid_schema(&options.schema) {
+            return Err(StoreError::Backend(format!(
+                "schema {:?}: use lowercase letters, digits and _",
+                options.schema
+            )));
+        }
+        let mut config: tokio_postgres::Config =
+            url.parse().map_err(|e| backend("connection string", e))?;
+        config.options(format!("-c search_path={}", options.schema));
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(Duration::from_secs(10));
+        }
+        config.keepalives_idle(Duration::from_secs(30));
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(options.worker_threads.max(1))
+            .thread_name("a2a-store-postgres")
+            .enable_all()
+            .build()
+            .map_err(|e| backend("starting the store's runtime", e))?;
+        let handle = runtime.handle().clone();
+        let setup = handle.spawn(Self::setup(config, options));
+        let db = match setup.await {
+            Ok(Ok(db)) => db,
+            Ok(Err(e)) => {
+                runtime.shutdown_background();
+                return Err(e);
+            }
+            Err(e) => {
+                runtime.shutdown_background();
+                return Err(backend("connecting", e));
+            }
+        };
+        Ok(PgTaskStore {
+            inner: Arc::new(Inner {
+                runtime: Some(runtime),
+                handle,
+                db,
+            }),
+        })
+    }
+
+    async fn setup(
+        config: tokio_postgres::Config,
+        options: PgOptions,
+    ) -> Result<Arc<Db>, StoreError> {
+        let (mut client, connection) = config
+            .connect(NoTls)
+            .await
+            .map_err(|e| backend("connecting", e))?;
+        let driver = tokio::spawn(connection);
+        let migrated = schema::migrate(&mut client, &options.schema).await;
+        drop(client);
+        let _ = driver.await;
+        let versions = migrated.map_err(|e| backend("migrating", e))?;
+        if let Some(newer) = versions.iter().find(|v| **v > schema::newest()) {
+            return Err(StoreError::Backend(format!(
+                "the database is at schema version {newer}, newer than this build's {}",
+                schema::newest()
+            )));
+        }
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(options.pool_size.max(1))
+            .build()
+            .map_err(|e| backend("building the pool", e))?;
+        let hub = Hub::new(options.known_ids);
+        let origin = format!("{:016x}", origin_id());
+        let channel = channel_of(&options.schema);
+        listen::start(
+            config,
+            channel.clone(),
+            origin.clone(),
+            Arc::clone(&hub),
+            options.listener_heartbeat,
+        )
+        .await?;
+        Ok(Arc::new(Db {
+            pool,
+            options,
+            origin,
+            channel,
+            hub,
+        }))
+    }
+
+    /// The options it was connected with.
+    pub fn options(&self) -> &PgOptions {
+        &self.inner.db.options
+    }
+
+    /// How many times its listening connection was lost and made again
+    /// (each time, every watch reported `Changed`).
+    pub fn reconnects(&self) -> u64 {
+        self.inner
+            .db
+            .hub
+            .reconnects
+            .load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// The migration versions recorded in the database, oldest first.
+    pub async fn schema_versions(&self) -> Result<Vec<i32>, StoreError> {
+        self.run(|db| async move {
+            let client = db.client().await?;
+            let rows = client
+                .query(
+                    "SELECT version FROM schema_migrations ORDER BY version",
+                    &[],
+                )
+                .await
+                .map_err(|e| backend("schema_migrations", e))?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+        .await
+    }
+
+    /// How many tasks have a live watch in this store.
+    pub fn watched(&self) -> usize {
+        self.inner.db.hub.watched()
+    }
+
+    /// Runs `work` on the store's runtime when first polled.
+    fn run<'a, T, F>(&'a self, work: impl FnOnce(Arc<Db>) -> F + Send + 'a) -> StoreFuture<'a, T>
+    where
+        T: Send + 'static,
+        F: Future<Output = Result<T, StoreError>> + Send + 'static,
+    {
+        Box::pin(async move {
+            let task = self.inner.handle.spawn(work(Arc::clone(&self.inner.db)));
+            task.await.map_err(|e| backend("store task", e))?
+        })
+    }
+
+    /// Runs `work` on the store's runtime and waits for it, blocking this
+    /// thread (never the store's runtime).
+    fn block<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: Future<Output = Result<T, StoreError>> + Send + 'static,
+    {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        self.inner.handle.spawn(async move {
+            let _ = tx.send(work.await);
+        });
+        rx.recv()
+            .map_err(|_| StoreError::Backend("the store's runtime stopped".to_owned()))?
+    }
+}
+
+/// A name for this store in its notifications: the process, the time and
+/// a counter, so two stores (in one process or not) differ.
+fn origin_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let n = COUNT.fetch_add(1, Ordering::Relaxed);
+    nanos ^ (u64::from(std::process::id()) << 32) ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The owner as one key: `[tenant, principal]` in JSON.
+fn owner_key(owner: &Owner) -> String {
+    serde_json::to_string(&(&owner.tenant, &owner.principal)).unwrap_or_default()
+}
+
+fn encode<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
+    let bytes = a2a_types::to_vec(value).map_err(|e| backend("encoding", e))?;
+    String::from_utf8(bytes).map_err(|e| backend("encoding", e))
+}
+
+fn decode<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, StoreError> {
+    // The store wrote these rows: no bound on what it reads back.
+    let mut limits = a2a_types::DecodeLimits::new();
+    limits.max_input_bytes = usize::MAX;
+    a2a_types::from_slice_with_limits(text.as_bytes(), &limits)
+        .map_err(|e| backend("a stored row does not decode", e))
+}
+
+/// The status timestamp as stored: seconds and nanoseconds (the epoch for
+/// none, which lists after every dated task).
+fn status_key(task: &Task) -> (i64, i32) {
+    let at = task.status.timestamp.unwrap_or(Timestamp::UNIX_EPOCH);
+    (at.seconds(), at.nanos())
+}
+
+fn u64_of(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+fn i64_of(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// The longest task id stored: its notifications must fit PostgreSQL's
+/// 8000-byte payload.
+const MAX_ID_BYTES: usize = 4096;
+
+impl Db {
+    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+        self.pool
+            .get()
+            .await
+            .map_err(|e| backend("connection pool", e))
+    }
+
+    fn payload(&self, kind: char, position: u64, id: &str) -> String {
+        format!("{} {kind} {position} {id}", self.origin)
+    }
+
+    async fn create(
+        self: Arc<Self>,
+        owner: Owner,
+        mut task: Task,
+    ) -> Result<StoredTask, StoreError> {
+        if task.id.len() > MAX_ID_BYTES {
+            return Err(StoreError::Backend(format!(
+                "task ids longer than {MAX_ID_BYTES} bytes are not stored"
+            )));
+        }
+        task.limit_history(Some(self.options.max_history));
+        let json = encode(&task)?;
+        let (s, ns) = status_key(&task);
+        let created = task
+            .status
+            .timestamp
+            .unwrap_or(Timestamp::UNIX_EPOCH)
+            .unix_millis();
+        let client = self.client().await?;
+        let insert = client
+            .prepare_cached(
+                "INSERT INTO a2a_tasks (id, owner_key, tenant, principal, version, task, state,
+                     status_s, status_ns, context_id, created_ms)
+                 VALUES ($1, $2, $3, $4, 1, $5::text::json, $6, $7, $8, $9, $10)
+                 ON CONFLICT (id) DO NOTHING",
+            )
+            .await
+            .map_err(|e| backend("create", e))?;
+        let inserted = client
+            .execute(
+                &insert,
+                &[
+                    &task.id,
+                    &owner_key(&owner),
+                    &owner.tenant,
+                    &owner.principal,
+                    &json,
+                    &task.status.state.as_str_name(),
+                    &s,
+                    &ns,
+                    &task.context_id,
+                    &created,
+                ],
+            )
+            .await
+            .map_err(|e| backend("create", e))?;
+        if inserted == 0 {
+            return Err(StoreError::AlreadyExists);
+        }
+        self.hub.known(&task.id);
+        if let Some(max) = self.options.max_tasks {
+            let gone = client
+                .query(
+                    "DELETE FROM a2a_tasks WHERE seq <=
+                         (SELECT seq FROM a2a_tasks ORDER BY seq DESC OFFSET $1 LIMIT 1)
+                     RETURNING id",
+                    &[&i64_of(max.max(1) as u64)],
+                )
+                .await
+                .map_err(|e| backend("evicting", e))?;
+            self.removed(&client, gone).await?;
+        }
+        Ok(StoredTask {
+            task,
+            version: 1,
+            position: 0,
+            replayable_from: 0,
+        })
+    }
+
+    /// Tells every store that the tasks in `gone` (rows of ids) went, and
+    /// closes this store's watches of them.
+    async fn removed(
+        &self,
+        client: &deadpool_postgres::Client,
+        gone: Vec<Row>,
+    ) -> Result<usize, StoreError> {
+        let ids: Vec<String> = gone.iter().map(|r| r.get(0)).collect();
+        if !ids.is_empty() {
+            let payloads: Vec<String> = ids.iter().map(|id| self.payload('x', 0, id)).collect();
+            client
+                .execute(
+                    "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p",
+                    &[&self.channel, &payloads],
+                )
+                .await
+                .map_err(|e| backend("notifying removals", e))?;
+        }
+        for id in &ids {
+            self.hub.removed(id);
+        }
+        Ok(ids.len())
+    }
+
+    async fn get(
+        self: Arc<Self>,
+        owner: Owner,
+        id: String,
+        view: View,
+    ) -> Result<StoredTask, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT version, task::text, next_position, log_first FROM a2a_tasks
+                 WHERE id = $1 AND owner_key = $2",
+            )
+            .await
+            .map_err(|e| backend("get", e))?;
+        let row = client
+            .query_opt(&stmt, &[&id, &owner_key(&owner)])
+            .await
+            .map_err(|e| backend("get", e))?
+            .ok_or(StoreError::NotFound)?;
+        let task: Task = decode(row.get::<_, &str>(1))?;
+        self.hub.known(&id);
+        Ok(StoredTask {
+            task: view.of(&task),
+            version: u64_of(row.get(0)),
+            position: u64_of(row.get(2)),
+            replayable_from: u64_of(row.get(3)),
+        })
+    }
+
+    async fn append(
+        self: Arc<Self>,
+        id: String,
+        mut event: StreamResponse,
+        expected: Option<u64>,
+    ) -> Result<Appended, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client
+            .transaction()
+            .await
+            .map_err(|e| backend("append", e))?;
+        let lock = tx
+            .prepare_cached(
+                "SELECT version, task::text, next_position, log_first FROM a2a_tasks
+                 WHERE id = $1 FOR UPDATE",
+            )
+            .await
+            .map_err(|e| backend("append", e))?;
+        let row = tx
+            .query_opt(&lock, &[&id])
+            .await
+            .map_err(|e| backend("append", e))?
+            .ok_or(StoreError::NotFound)?;
+        let version = u64_of(row.get(0));
+        check_version(version, expected)?;
+        let mut task: Task = decode(row.get::<_, &str>(1))?;
+        let position = u64_of(row.get(2));
+        let mut first = u64_of(row.get(3));
+        let current = task.status.state;
+        match &mut event {
+            StreamResponse::StatusUpdate(update) if update.task_id == id => {
+                if !current.can_transition_to(update.status.state) {
+                    return Err(StoreError::Refused { state: current });
+                }
+                if let (Some(at), Some(previous)) = (update.status.timestamp, task.status.timestamp)
+                {
+                    update.status.timestamp = Some(at.max(previous));
+                }
+            }
+            StreamResponse::ArtifactUpdate(update) if update.task_id == id => {
+                if current.is_terminal() {
+                    return Err(StoreError::Refused { state: current });
+                }
+            }
+            _ => return Err(StoreError::Refused { state: current }),
+        }
+        let event_json = encode(&event)?;
+        apply(&mut task, event).map_err(|_| StoreError::Refused { state: current })?;
+        task.limit_history(Some(self.options.max_history));
+        let task_json = encode(&task)?;
+        let (s, ns) = status_key(&task);
+        let cap = self.options.max_events_per_task.max(1) as u64;
+        let trim = position + 1 > first + cap;
+        if trim {
+            first = position + 1 - cap;
+        }
+        let update = tx
+            .prepare_cached(
+                "UPDATE a2a_tasks SET version = $2, task = $3::text::json, state = $4,
+                     status_s = $5, status_ns = $6, context_id = $7, next_position = $8,
+                     log_first = $9
+                 WHERE id = $1",
+            )
+            .await
+            .map_err(|e| backend("append", e))?;
+        let insert = tx
+            .prepare_cached(
+                "INSERT INTO a2a_events (task_id, position, event) VALUES ($1, $2, $3::text::json)",
+            )
+            .await
+            .map_err(|e| backend("append", e))?;
+        let notify = tx
+            .prepare_cached("SELECT pg_notify($1, $2)")
+            .await
+            .map_err(|e| backend("append", e))?;
+        let new_version = i64_of(version + 1);
+        let next = i64_of(position + 1);
+        let first_i = i64_of(first);
+        let at = i64_of(position);
+        let state = task.status.state.as_str_name();
+        let payload = self.payload('e', position, &id);
+        let update_params: [&(dyn ToSql + Sync); 9] = [
+            &id,
+            &new_version,
+            &task_json,
+            &state,
+            &s,
+            &ns,
+            &task.context_id,
+            &next,
+            &first_i,
+        ];
+        let insert_params: [&(dyn ToSql + Sync); 3] = [&id, &at, &event_json];
+        let notify_params: [&(dyn ToSql + Sync); 2] = [&self.channel, &payload];
+        // Pipelined: one round trip for the three statements.
+        let (updated, inserted, notified) = tokio::join!(
+            tx.execute(&update, &update_params),
+            tx.execute(&insert, &insert_params),
+            tx.execute(&notify, &notify_params),
+        );
+        updated
+            .and(inserted)
+            .and(notified)
+            .map_err(|e| backend("append", e))?;
+        if trim {
+            tx.execute(
+                "DELETE FROM a2a_events WHERE task_id = $1 AND position < $2",
+                &[&id, &first_i],
+            )
+            .await
+            .map_err(|e| backend("trimming the log", e))?;
+        }
+        tx.commit().await.map_err(|e| backend("append", e))?;
+        self.hub.known(&id);
+        self.hub.changed(&id);
+        Ok(Appended {
+            version: version + 1,
+            position,
+            state: task.status.state,
+        })
+    }
+
+    async fn add_message(
+        self: Arc<Self>,
+        id: String,
+        mut message: Message,
+        expected: Option<u64>,
+    ) -> Result<u64, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client
+            .transaction()
+            .await
+            .map_err(|e| backend("add_message", e))?;
+        let row = tx
+            .query_opt(
+                "SELECT version, task::text, next_position FROM a2a_tasks WHERE id = $1 FOR UPDATE",
+                &[&id],
+            )
+            .await
+            .map_err(|e| backend("add_message", e))?
+            .ok_or(StoreError::NotFound)?;
+        let version = u64_of(row.get(0));
+        check_version(version, expected)?;
+        let mut task: Task = decode(row.get::<_, &str>(1))?;
+        let position = u64_of(row.get(2));
+        message.task_id.clone_from(&task.id);
+        message.context_id.clone_from(&task.context_id);
+        task.history.push(message);
+        task.limit_history(Some(self.options.max_history));
+        let json = encode(&task)?;
+        let new_version = i64_of(version + 1);
+        let payload = self.payload('m', position, &id);
+        let update_params: [&(dyn ToSql + Sync); 3] = [&id, &new_version, &json];
+        let notify_params: [&(dyn ToSql + Sync); 2] = [&self.channel, &payload];
+        let (updated, notified) = tokio::join!(
+            tx.execute(
+                "UPDATE a2a_tasks SET version = $2, task = $3::text::json WHERE id = $1",
+                &update_params,
+            ),
+            tx.execute("SELECT pg_notify($1, $2)", &notify_params),
+        );
+        updated
+            .and(notified)
+            .map_err(|e| backend("add_message", e))?;
+        tx.commit().await.map_err(|e| backend("add_message", e))?;
+        self.hub.known(&id);
+        self.hub.changed(&id);
+        Ok(version + 1)
+    }
+
+    async fn list(self: Arc<Self>, owner: Owner, query: TaskQuery) -> Result<TaskPage, StoreError> {
+        let key = owner_key(&owner);
+        let state = query.status.as_str_name();
+        let after = query
+            .status_timestamp_after
+            .map(|t| (t.seconds(), t.nanos()));
+        let cursor = query
+            .after
+            .as_ref()
+            .map(|c| (c.timestamp.seconds(), c.timestamp.nanos(), c.id.clone()));
+        let mut filters = String::from("owner_key = $1");
+        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&key];
+        if !query.context_id.is_empty() {
+            params.push(&query.context_id);
+            filters.push_str(&format!(" AND context_id = ${}", params.len()));
+        }
+        if query.status != a2a_types::TaskState::Unspecified {
+            params.push(&state);
+            filters.push_str(&format!(" AND state = ${}", params.len()));
+        }
+        if let Some((s, ns)) = &after {
+            params.push(s);
+            params.push(ns);
+            let n = params.len();
+            filters.push_str(&format!(" AND (status_s, status_ns) >= (${}, ${n})", n - 1));
+        }
+        let counted = params.len();
+        let mut page_filters = filters.clone();
+        if let Some((s, ns, id)) = &cursor {
+            params.push(s);
+            params.push(ns);
+            params.push(id);
+            let n = params.len();
+            page_filters.push_str(&format!(
+                " AND (status_s, status_ns, id) < (${}, ${}, ${n})",
+                n - 2,
+                n - 1
+            ));
+        }
+        let limit = i64_of(query.page_size.max(1) as u64 + 1);
+        params.push(&limit);
+        let page_sql = format!(
+            "SELECT task::text, status_s, status_ns, id FROM a2a_tasks WHERE {page_filters}
+             ORDER BY status_s DESC, status_ns DESC, id DESC LIMIT ${}",
+            params.len()
+        );
+        let count_sql = format!("SELECT count(*) FROM a2a_tasks WHERE {filters}");
+        let client = self.client().await?;
+        let (page, total) = tokio::join!(
+            client.query(page_sql.as_str(), &params),
+            client.query_one(count_sql.as_str(), &params[..counted]),
+        );
+        let rows = page.map_err(|e| backend("list", e))?;
+        let total: i64 = total.map_err(|e| backend("list", e))?.get(0);
+        let take = query.page_size.max(1).min(rows.len());
+        let next = (rows.len() > take).then(|| {
+            let last = &rows[take - 1];
+            TaskCursor::new(
+                Timestamp::new(last.get(1), last.get(2)).unwrap_or(Timestamp::UNIX_EPOCH),
+                last.get::<_, String>(3),
+            )
+        });
+        let tasks = rows[..take]
+            .iter()
+            .map(|row| decode::<Task>(row.get::<_, &str>(0)).map(|t| query.view.of(&t)))
+            .collect::<Result<Vec<Task>, StoreError>>()?;
+        Ok(TaskPage {
+            tasks,
+            total: usize::try_from(total).unwrap_or(0),
+            next,
+        })
+    }
+
+    async fn read(
+        self: Arc<Self>,
+        id: String,
+        position: u64,
+        view: View,
+    ) -> Result<LogRead, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT t.next_position, e.event::text FROM a2a_tasks t
+                 LEFT JOIN a2a_events e ON e.task_id = t.id AND e.position = $2
+                 WHERE t.id = $1",
+            )
+            .await
+            .map_err(|e| backend("read", e))?;
+        let at = i64_of(position);
+        let row = client
+            .query_opt(&stmt, &[&id, &at])
+            .await
+            .map_err(|e| backend("read", e))?
+            .ok_or(StoreError::NotFound)?;
+        let next = u64_of(row.get(0));
+        if position >= next {
+            return Ok(LogRead::Pending);
+        }
+        if let Some(event) = row.get::<_, Option<&str>>(1) {
+            return Ok(LogRead::Event(decode(event)?));
+        }
+        let row = client
+            .query_opt(
+                "SELECT task::text, next_position FROM a2a_tasks WHERE id = $1",
+                &[&id],
+            )
+            .await
+            .map_err(|e| backend("read", e))?
+            .ok_or(StoreError::NotFound)?;
+        let task: Task = decode(row.get::<_, &str>(0))?;
+        Ok(LogRead::Behind(view.of(&task), u64_of(row.get(1))))
+    }
+
+    async fn exists(self: Arc<Self>, id: String) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let found = client
+            .query_opt("SELECT 1 FROM a2a_tasks WHERE id = $1", &[&id])
+            .await
+            .map_err(|e| backend("watch", e))?
+            .is_some();
+        if found {
+            self.hub.known(&id);
+        }
+        Ok(found)
+    }
+
+    async fn put_push_config(
+        self: Arc<Self>,
+        owner: Owner,
+        config: TaskPushNotificationConfig,
+    ) -> Result<Option<TaskPushNotificationConfig>, StoreError> {
+        let key = owner_key(&owner);
+        let json = encode(&config)?;
+        let mut client = self.client().await?;
+        let tx = client
+            .transaction()
+            .await
+            .map_err(|e| backend("push config", e))?;
+        // The task's row lock serializes the bound's check per task.
+        tx.query_opt(
+            "SELECT 1 FROM a2a_tasks WHERE id = $1 AND owner_key = $2 FOR UPDATE",
+            &[&config.task_id, &key],
+        )
+        .await
+        .map_err(|e| backend("push config", e))?
+        .ok_or(StoreError::NotFound)?;
+        let old = tx
+            .query_opt(
+                "SELECT config::text FROM a2a_push_configs WHERE task_id = $1 AND config_id = $2",
+                &[&config.task_id, &config.id],
+            )
+            .await
+            .map_err(|e| backend("push config", e))?;
+        let replaced = match old {
+            Some(row) => {
+                let old: TaskPushNotificationConfig = decode(row.get::<_, &str>(0))?;
+                tx.execute(
+                    "UPDATE a2a_push_configs SET config = $3::text::json
+                     WHERE task_id = $1 AND config_id = $2",
+                    &[&config.task_id, &config.id, &json],
+                )
+                .await
+                .map_err(|e| backend("push config", e))?;
+                Some(old)
+            }
+            None => {
+                let count: i64 = tx
+                    .query_one(
+                        "SELECT count(*) FROM a2a_push_configs WHERE task_id = $1",
+                        &[&config.task_id],
+                    )
+                    .await
+                    .map_err(|e| backend("push config", e))?
+                    .get(0);
+                let max = self.options.max_push_configs_per_task;
+                if u64_of(count) >= max as u64 {
+                    return Err(StoreError::Full(format!(
+                        "task {} already has {max} push configs, the most it may have",
+                        config.task_id
+                    )));
+                }
+                tx.execute(
+                    "INSERT INTO a2a_push_configs (task_id, config_id, owner_key, config)
+                     VALUES ($1, $2, $3, $4::text::json)",
+                    &[&config.task_id, &config.id, &key, &json],
+                )
+                .await
+                .map_err(|e| backend("push config", e))?;
+                None
+            }
+        };
+        tx.commit().await.map_err(|e| backend("push config", e))?;
+        Ok(replaced)
+    }
+
+    async fn get_push_config(
+        self: Arc<Self>,
+        owner: Owner,
+        task_id: String,
+        id: String,
+    ) -> Result<Option<TaskPushNotificationConfig>, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                "SELECT p.config::text FROM a2a_tasks t
+                 LEFT JOIN a2a_push_configs p ON p.task_id = t.id AND p.config_id = $3
+                 WHERE t.id = $1 AND t.owner_key = $2",
+                &[&task_id, &owner_key(&owner), &id],
+            )
+            .await
+            .map_err(|e| backend("push config", e))?
+            .ok_or(StoreError::NotFound)?;
+        row.get::<_, Option<&str>>(0).map(decode).transpose()
+    }
+
+    async fn list_push_configs(
+        self: Arc<Self>,
+        owner: Owner,
+        task_id: String,
+    ) -> Result<Vec<TaskPushNotificationConfig>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT p.config::text FROM a2a_tasks t
+                 LEFT JOIN a2a_push_configs p ON p.task_id = t.id
+                 WHERE t.id = $1 AND t.owner_key = $2 ORDER BY p.seq",
+                &[&task_id, &owner_key(&owner)],
+            )
+            .await
+            .map_err(|e| backend("push configs", e))?;
+        if rows.is_empty() {
+            return Err(StoreError::NotFound);
+        }
+        rows.iter()
+            .filter_map(|row| row.get::<_, Option<&str>>(0))
+            .map(decode)
+            .collect()
+    }
+
+    async fn delete_push_config(
+        self: Arc<Self>,
+        owner: Owner,
+        task_id: String,
+        id: String,
+    ) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_one(
+                "WITH t AS (SELECT id FROM a2a_tasks WHERE id = $1 AND owner_key = $2),
+                      d AS (DELETE FROM a2a_push_configs p USING t
+                            WHERE p.task_id = t.id AND p.config_id = $3 RETURNING 1)
+                 SELECT (SELECT count(*) FROM t), (SELECT count(*) FROM d)",
+                &[&task_id, &owner_key(&owner), &id],
+            )
+            .await
+            .map_err(|e| backend("push config", e))?;
+        if row.get::<_, i64>(0) == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(row.get::<_, i64>(1) > 0)
+    }
+
+    async fn sweep(self: Arc<Self>, now: Timestamp) -> Result<usize, StoreError> {
+        let client = self.client().await?;
+        let mut gone = 0;
+        if let Some(ttl) = self.options.task_ttl {
+            let ttl = i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX);
+            let oldest = now.unix_millis().saturating_sub(ttl);
+            let rows = client
+                .query(
+                    "DELETE FROM a2a_tasks WHERE created_ms < $1 RETURNING id",
+                    &[&oldest],
+                )
+                .await
+                .map_err(|e| backend("sweep", e))?;
+            gone += self.removed(&client, rows).await?;
+        }
+        if let Some(max) = self.options.max_tasks {
+            let rows = client
+                .query(
+                    "DELETE FROM a2a_tasks WHERE seq <=
+                         (SELECT seq FROM a2a_tasks ORDER BY seq DESC OFFSET $1 LIMIT 1)
+                     RETURNING id",
+                    &[&i64_of(max.max(1) as u64)],
+                )
+                .await
+                .map_err(|e| backend("sweep", e))?;
+            gone += self.removed(&client, rows).await?;
+        }
+        Ok(gone)
+    }
+}
+
+fn check_version(version: u64, expected: Option<u64>) -> Result<(), StoreError> {
+    match expected {
+        Some(expected) if expected != version => Err(StoreError::Conflict {
+            expected,
+            actual: version,
+        }),
+        _ => Ok(()),
+    }
+}
+
+impl TaskStore for PgTaskStore {
+    fn create<'a>(&'a self, owner: &'a Owner, task: Task) -> StoreFuture<'a, StoredTask> {
+        let owner = owner.clone();
+        self.run(move |db| db.create(owner, task))
+    }
+
+    fn get<'a>(&'a self, owner: &'a Owner, id: &'a str, view: View) -> StoreFuture<'a, StoredTask> {
+        let (owner, id) = (owner.clone(), id.to_owned());
+        self.run(move |db| db.get(owner, id, view))
+    }
+
+    fn append<'a>(
+        &'a self,
+        id: &'a str,
+        event: StreamResponse,
+        expected_version: Option<u64>,
+    ) -> StoreFuture<'a, Appended> {
+        let id = id.to_owned();
+        self.run(move |db| db.append(id, event, expected_version))
+    }
+
+    fn add_message<'a>(
+        &'a self,
+        id: &'a str,
+        message: Message,
+        expected_version: Option<u64>,
+    ) -> StoreFuture<'a, u64> {
+        let id = id.to_owned();
+        self.run(move |db| db.add_message(id, message, expected_version))
+    }
+
+    fn list<'a>(&'a self, owner: &'a Owner, query: &'a TaskQuery) -> StoreFuture<'a, TaskPage> {
+        let (owner, query) = (owner.clone(), query.clone());
+        self.run(move |db| db.list(owner, query))
+    }
+
+    fn read<'a>(&'a self, id: &'a str, position: u64, view: View) -> StoreFuture<'a, LogRead> {
+        let id = id.to_owned();
+        self.run(move |db| db.read(id, position, view))
+    }
+
+    fn watch(&self, id: &str) -> Option<Box<dyn TaskWatch>> {
+        let hub = &self.inner.db.hub;
+        // The watch is taken before the existence check, so a change
+        // committed while the check runs is not missed.
+        let watch = hub.watch(id);
+        if hub.is_known(id) {
+            return Some(watch);
+        }
+        let db = Arc::clone(&self.inner.db);
+        match self.block(db.exists(id.to_owned())) {
+            Ok(true) => Some(watch),
+            // A database that cannot answer cannot say the task is
+            // missing: the watch's reader learns of the failure from its
+            // first read.
+            Ok(false) => None,
+            Err(_) => Some(watch),
+        }
+    }
+
+    fn put_push_config<'a>(
+        &'a self,
+        owner: &'a Owner,
+        config: TaskPushNotificationConfig,
+    ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
+        let owner = owner.clone();
+        self.run(move |db| db.put_push_config(owner, config))
+    }
+
+    fn get_push_config<'a>(
+        &'a self,
+        owner: &'a Owner,
+        task_id: &'a str,
+        id: &'a str,
+    ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
+        let (owner, task_id, id) = (owner.clone(), task_id.to_owned(), id.to_owned());
+        self.run(move |db| db.get_push_config(owner, task_id, id))
+    }
+
+    fn list_push_configs<'a>(
+        &'a self,
+        owner: &'a Owner,
+        task_id: &'a str,
+    ) -> StoreFuture<'a, Vec<TaskPushNotificationConfig>> {
+        let (owner, task_id) = (owner.clone(), task_id.to_owned());
+        self.run(move |db| db.list_push_configs(owner, task_id))
+    }
+
+    fn delete_push_config<'a>(
+        &'a self,
+        owner: &'a Owner,
+        task_id: &'a str,
+        id: &'a str,
+    ) -> StoreFuture<'a, bool> {
+        let (owner, task_id, id) = (owner.clone(), task_id.to_owned(), id.to_owned());
+        self.run(move |db| db.delete_push_config(owner, task_id, id))
+    }
+
+    /// Deletes, in SQL, the tasks created longer than
+    /// [`PgOptions::task_ttl`] before `now` and the oldest beyond
+    /// [`PgOptions::max_tasks`] (their events and push configs go with
+    /// them), and tells every store's watches. Blocks the calling thread
+    /// for those statements; answers 0 when the database fails.
+    fn sweep(&self, now: Timestamp) -> usize {
+        let options = &self.inner.db.options;
+        if options.task_ttl.is_none() && options.max_tasks.is_none() {
+            return 0;
+        }
+        let db = Arc::clone(&self.inner.db);
+        self.block(db.sweep(now)).unwrap_or(0)
+    }
+}
