@@ -79,7 +79,7 @@ impl Hub {
     /// watches in this store.
     pub(crate) fn watch(self: &Arc<Self>, id: &str) -> Box<dyn TaskWatch> {
         let mut signals = lock(&self.signals);
-        let signal = Arc::clone(signals.entry(id.to_owned()).or_insert_with(Signal::new));
+        let signal = Arc::clone(signals.entry(id.to_owned()).or_default());
         let inner = signal.watch();
         Box::new(PgWatch {
             inner,

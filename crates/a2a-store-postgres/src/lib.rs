@@ -19,7 +19,7 @@
 //! Every rule of [`a2a_agent::store`] that must hold per task holds in one
 //! transaction that locks the task's row (`SELECT ... FOR UPDATE`): the
 //! version check ([`StoreError::Conflict`]), the state machine
-//! ([`TaskState::can_transition_to`]; no artifact for a terminal task),
+//! ([`TaskState::can_transition_to`](a2a_types::TaskState::can_transition_to); no artifact for a terminal task),
 //! applying the event with [`a2a_types::apply`], the event's position, and
 //! a status timestamp never earlier than the task's. Two replicas writing
 //! one task serialize on that row lock. The tables are created by embedded,

@@ -31,7 +31,7 @@ pub const MIGRATIONS: &[Migration] = &[Migration {
 
 /// The advisory lock key migrations run under (any constant; this one is
 /// "a2a-mig" in ASCII).
-const LOCK_KEY: i64 = 0x6132_612d_6d69_67;
+const LOCK_KEY: i64 = 0x0061_3261_2d6d_6967;
 
 /// Creates `schema` if needed and applies the missing migrations in it;
 /// answers every version the database records (applied before or now).
