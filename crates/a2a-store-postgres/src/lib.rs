@@ -311,6 +311,7 @@ impl PgTaskStore {
         let channel = channel_of(&options.schema);
         listen::start(
             config,
+            options.schema.clone(),
             channel.clone(),
             origin.clone(),
             Arc::clone(&hub),

@@ -15,20 +15,22 @@ use tokio_postgres::{AsyncMessage, NoTls};
 
 use crate::hub::Hub;
 
-/// The listening connection's `application_name` (in `pg_stat_activity`).
-pub const LISTENER_NAME: &str = "a2a-store-postgres listener";
+/// The listening connection's `application_name` (in `pg_stat_activity`)
+/// starts with this, followed by the schema.
+pub const LISTENER_NAME: &str = "a2a listen";
 
 /// Starts the listener on the current runtime; answers once it listens
 /// (or why the first connection failed).
 pub(crate) async fn start(
     config: tokio_postgres::Config,
+    schema: String,
     channel: String,
     origin: String,
     hub: Arc<Hub>,
     heartbeat: Duration,
 ) -> Result<(), StoreError> {
     let (ready, listening) = oneshot::channel();
-    tokio::spawn(run(config, channel, origin, hub, heartbeat, ready));
+    tokio::spawn(run(config, schema, channel, origin, hub, heartbeat, ready));
     listening
         .await
         .map_err(|_| StoreError::Backend("the listener stopped".to_owned()))?
@@ -36,6 +38,7 @@ pub(crate) async fn start(
 
 async fn run(
     config: tokio_postgres::Config,
+    schema: String,
     channel: String,
     origin: String,
     hub: Arc<Hub>,
@@ -45,7 +48,11 @@ async fn run(
     let mut ready = Some(ready);
     let mut backoff = Duration::from_millis(50);
     loop {
-        match session(&config, &channel, &origin, &hub, heartbeat, &mut ready).await {
+        match session(
+            &config, &schema, &channel, &origin, &hub, heartbeat, &mut ready,
+        )
+        .await
+        {
             // Listened, then lost the connection: connect again at once.
             Ok(()) => backoff = Duration::from_millis(50),
             Err(e) => {
@@ -63,6 +70,7 @@ async fn run(
 /// One connection's life: `Ok` once it listened and then failed.
 async fn session(
     config: &tokio_postgres::Config,
+    schema: &str,
     channel: &str,
     origin: &str,
     hub: &Arc<Hub>,
@@ -71,7 +79,7 @@ async fn session(
 ) -> Result<(), StoreError> {
     let fail = |e: tokio_postgres::Error| StoreError::Backend(format!("listener: {e}"));
     let mut config = config.clone();
-    config.application_name(LISTENER_NAME);
+    config.application_name(format!("{LISTENER_NAME} {schema}"));
     let (client, mut connection) = config.connect(NoTls).await.map_err(fail)?;
     let (tx, mut notes) = mpsc::unbounded_channel();
     let driver = tokio::spawn(async move {

@@ -47,6 +47,13 @@ fn chunk(id: &str, text: &str) -> StreamResponse {
 async fn replicas(label: &str, options: PgOptions) -> Option<(PgTaskStore, PgTaskStore)> {
     let cluster = support::cluster()?;
     let options = options.with_schema(support::schema(label));
+    replicas_in(cluster, options).await
+}
+
+async fn replicas_in(
+    cluster: &support::Cluster,
+    options: PgOptions,
+) -> Option<(PgTaskStore, PgTaskStore)> {
     let a = support::store(cluster, options.clone()).await;
     let b = support::store(cluster, options).await;
     Some((a, b))
@@ -155,14 +162,16 @@ async fn a_message_and_a_removal_on_one_store_reach_the_other_s_watches() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lost_listener_reconnects_and_every_watch_reports_a_change() {
-    let Some((a, b)) = replicas("reconnect", PgOptions::default()).await else {
+    let Some(cluster) = support::cluster() else {
         return;
     };
+    let schema = support::schema("reconnect");
+    let options = PgOptions::default().with_schema(schema.clone());
+    let (a, b) = replicas_in(cluster, options).await.unwrap();
     a.create(&owner(), task("t-1", 0)).await.unwrap();
     let mut watch = b.watch("t-1").unwrap();
-    // Kill every listening connection of the schema's stores (A's too):
+    // Kill the listening connections of the schema's stores (A's too):
     // what is sent until they listen again is lost.
-    let cluster = support::cluster().unwrap();
     let (admin, connection) = tokio_postgres::connect(&cluster.url, tokio_postgres::NoTls)
         .await
         .unwrap();
@@ -170,11 +179,11 @@ async fn a_lost_listener_reconnects_and_every_watch_reports_a_change() {
     let killed = admin
         .query(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
-            &[&LISTENER_NAME],
+            &[&format!("{LISTENER_NAME} {schema}")],
         )
         .await
         .unwrap();
-    assert!(!killed.is_empty());
+    assert_eq!(killed.len(), 2, "one listener per store");
     // No write at all: the reconnect alone wakes the watch, so a reader
     // catches up on whatever it missed.
     assert_eq!(
