@@ -1,5 +1,6 @@
 //! [`ReferenceAgent`]: the [`ReferenceExecutor`] on the agent kit's
-//! [`AgentHandler`] and [`InMemoryTaskStore`].
+//! [`AgentHandler`] and [`InMemoryTaskStore`] (or any [`TaskStore`], such
+//! as the PostgreSQL one `--store postgres://...` connects).
 
 use std::sync::Arc;
 
@@ -29,7 +30,9 @@ pub struct ReferenceAgent {
 struct Inner {
     config: AgentConfig,
     handler: AgentHandler<ReferenceExecutor>,
-    store: InMemoryTaskStore,
+    /// The in-memory store, when the agent keeps its tasks there.
+    memory: Option<InMemoryTaskStore>,
+    store: Arc<dyn TaskStore>,
     public_card: AgentCard,
     /// When the card changed, for `Last-Modified`.
     card_changed: std::time::SystemTime,
@@ -39,7 +42,7 @@ impl std::fmt::Debug for ReferenceAgent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReferenceAgent")
             .field("config", &self.inner.config)
-            .field("tasks", &self.inner.store.len())
+            .field("in_memory_tasks", &self.task_count())
             .finish_non_exhaustive()
     }
 }
@@ -60,6 +63,18 @@ impl ReferenceAgent {
         ReferenceAgent::build(config, sender, Some(observer))
     }
 
+    /// An agent keeping its tasks in `store` (a durable one, say) instead
+    /// of memory; `config.limits`' store bounds are then `store`'s to keep.
+    /// `observer`, when given, is told what happened to each push.
+    pub fn on_store(
+        config: AgentConfig,
+        sender: Arc<dyn PushSender>,
+        observer: Option<PushObserver>,
+        store: Arc<dyn TaskStore>,
+    ) -> ReferenceAgent {
+        ReferenceAgent::assemble(config, sender, observer, None, store)
+    }
+
     fn build(
         config: AgentConfig,
         sender: Arc<dyn PushSender>,
@@ -73,7 +88,19 @@ impl ReferenceAgent {
         memory.max_history = limits.max_history;
         memory.max_events_per_task = limits.max_events_per_task;
         memory.max_push_configs_per_task = limits.max_push_configs_per_task;
-        let store = InMemoryTaskStore::new(memory);
+        let memory = InMemoryTaskStore::new(memory);
+        let store: Arc<dyn TaskStore> = Arc::new(memory.clone());
+        ReferenceAgent::assemble(config, sender, observer, Some(memory), store)
+    }
+
+    fn assemble(
+        config: AgentConfig,
+        sender: Arc<dyn PushSender>,
+        observer: Option<PushObserver>,
+        memory: Option<InMemoryTaskStore>,
+        store: Arc<dyn TaskStore>,
+    ) -> ReferenceAgent {
+        let limits = &config.limits;
         let public_card = card::public_card(&config);
         let mut handler_config = HandlerConfig::new()
             .with_streaming(config.streaming)
@@ -88,7 +115,7 @@ impl ReferenceAgent {
         }
         let mut builder = AgentHandler::builder(
             ReferenceExecutor::new(config.limits.clone()),
-            store.clone(),
+            Arc::clone(&store),
             TokioRuntime,
         )
         .config(handler_config)
@@ -99,6 +126,7 @@ impl ReferenceAgent {
         ReferenceAgent {
             inner: Arc::new(Inner {
                 handler: builder.build(),
+                memory,
                 store,
                 public_card,
                 card_changed: config
@@ -135,21 +163,23 @@ impl ReferenceAgent {
             .with_card_last_modified(self.inner.card_changed)
     }
 
-    /// How many tasks the agent holds now (at most `limits.max_tasks`).
+    /// How many tasks the agent holds in memory now (at most
+    /// `limits.max_tasks`); 0 on another store ([`on_store`](Self::on_store)).
     pub fn task_count(&self) -> usize {
-        self.inner.store.len()
+        self.inner.memory.as_ref().map_or(0, |m| m.len())
     }
 
-    /// What the stored tasks weigh, in estimated bytes (at most about
-    /// `limits.max_store_bytes` after the next task or sweep).
+    /// What the tasks in memory weigh, in estimated bytes (at most about
+    /// `limits.max_store_bytes` after the next task or sweep); 0 on
+    /// another store.
     pub fn store_weight(&self) -> usize {
-        self.inner.store.weight()
+        self.inner.memory.as_ref().map_or(0, |m| m.weight())
     }
 
-    /// How many events the log of task `id` holds now (`None`: no such
-    /// task).
+    /// How many events the in-memory log of task `id` holds now (`None`:
+    /// no such task, or the tasks are not in memory).
     pub fn logged_events(&self, id: &str) -> Option<usize> {
-        self.inner.store.logged(id)
+        self.inner.memory.as_ref().and_then(|m| m.logged(id))
     }
 
     /// Evicts expired tasks and what the byte budget requires without
@@ -161,7 +191,7 @@ impl ReferenceAgent {
 
     /// The store, as the handler sees it.
     pub fn store(&self) -> &dyn TaskStore {
-        &self.inner.store
+        &*self.inner.store
     }
 }
 

@@ -13,7 +13,9 @@ use a2a_types::AgentInterface;
 
 use crate::config::AgentConfig;
 use crate::ReferenceAgent;
+use a2a_agent::TaskStore;
 use a2a_hyper::HttpPushSender;
+use a2a_store_postgres::{PgOptions, PgTaskStore};
 
 /// The usage text.
 pub const USAGE: &str = "\
@@ -46,6 +48,11 @@ USAGE: a2a-reference-agent [OPTIONS]
                          A2A-Version; spec 3.6.2): JSONRPC and HTTP+JSON 0.3 interfaces on the
                          card, which is then the union card 0.3 clients read; off by default
                          (not with --signing-key)
+  --store <url>          where tasks are kept: `memory` (default), or a PostgreSQL URL
+                         (postgres://... or postgresql://...; host=/dir for a unix socket)
+                         shared by every replica on it; tables are created at start.
+                         --max-tasks and --max-store-mb bound memory only; --task-ttl
+                         and --max-stream-events apply to both
   --quiet                no request log
   -h, --help             this text
 
@@ -86,6 +93,8 @@ pub struct Options {
     pub jwks_path: String,
     /// `--v0-3`: serve A2A 0.3 too.
     pub v0_3: bool,
+    /// `--store`: a PostgreSQL URL; `None` keeps tasks in memory.
+    pub store: Option<String>,
 }
 
 impl Default for Options {
@@ -105,6 +114,7 @@ impl Default for Options {
             signing_key: None,
             jwks_path: DEFAULT_JWKS_PATH.to_owned(),
             v0_3: false,
+            store: None,
         }
     }
 }
@@ -180,6 +190,18 @@ impl Options {
                 }
                 "--quiet" => o.log = false,
                 "--v0-3" => o.v0_3 = true,
+                "--store" => {
+                    let url = value("--store")?;
+                    o.store = match url.as_str() {
+                        "memory" => None,
+                        u if u.starts_with("postgres://") || u.starts_with("postgresql://") => {
+                            Some(url)
+                        }
+                        _ => {
+                            return Err(format!("--store {url:?}: use memory or a postgres:// URL"))
+                        }
+                    };
+                }
                 "--signing-key" => {
                     let path = value("--signing-key")?;
                     let text =
@@ -276,6 +298,30 @@ impl Options {
     /// tokens were given, push delivery over HTTP, SSE keep-alive comments
     /// every `--keep-alive` of quiet.
     pub fn server(&self, bound: SocketAddr) -> Result<Arc<A2aServer<ReferenceAgent>>, String> {
+        self.server_on(bound, None)
+    }
+
+    /// The store `--store` names, connected (its migrations applied):
+    /// `None` for memory.
+    pub async fn connect_store(&self) -> Result<Option<Arc<dyn TaskStore>>, String> {
+        let Some(url) = &self.store else {
+            return Ok(None);
+        };
+        let mut options = PgOptions::default().with_task_ttl(Some(self.task_ttl));
+        options.max_events_per_task = self.max_stream_events;
+        let store = PgTaskStore::connect(url, options)
+            .await
+            .map_err(|e| format!("--store: {e}"))?;
+        Ok(Some(Arc::new(store)))
+    }
+
+    /// [`server`](Self::server) with its tasks in `store` (`None`: in
+    /// memory, bounded by the options).
+    pub fn server_on(
+        &self,
+        bound: SocketAddr,
+        store: Option<Arc<dyn TaskStore>>,
+    ) -> Result<Arc<A2aServer<ReferenceAgent>>, String> {
         let base = self.base_url(bound);
         let mut interfaces = vec![
             AgentInterface::new(format!("{base}/"), "JSONRPC", "1.0"),
@@ -304,19 +350,20 @@ impl Options {
             auth = Some(bearer);
         }
         let sender = Arc::new(HttpPushSender::new(self.allowlist()));
-        let agent = if self.log {
-            ReferenceAgent::with_push_observer(
-                config,
-                sender,
-                Arc::new(|config, outcome| {
-                    eprintln!(
-                        "push {} for task {}: {outcome:?}",
-                        config.url, config.task_id
-                    );
-                }),
-            )
+        let observer: Option<crate::push::PushObserver> = if self.log {
+            Some(Arc::new(|config, outcome| {
+                eprintln!(
+                    "push {} for task {}: {outcome:?}",
+                    config.url, config.task_id
+                );
+            }))
         } else {
-            ReferenceAgent::new(config, sender)
+            None
+        };
+        let agent = match (store, observer) {
+            (Some(store), observer) => ReferenceAgent::on_store(config, sender, observer, store),
+            (None, Some(observer)) => ReferenceAgent::with_push_observer(config, sender, observer),
+            (None, None) => ReferenceAgent::new(config, sender),
         };
         let mut card = agent.agent_card().clone();
         if let Some(signer) = self.signer(bound)? {
@@ -411,6 +458,20 @@ mod tests {
             Ok(Parsed::Run(o)) => *o,
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn store_is_memory_unless_a_postgres_url_is_given() {
+        assert_eq!(run(&[]).store, None);
+        assert_eq!(run(&["--store", "memory"]).store, None);
+        let url = "postgresql:///a2a?host=/tmp/pg";
+        assert_eq!(run(&["--store", url]).store.as_deref(), Some(url));
+        assert_eq!(
+            run(&["--store", "postgres://u@db/a2a"]).store.as_deref(),
+            Some("postgres://u@db/a2a")
+        );
+        assert!(parse(&["--store", "redis://x"]).is_err());
+        assert!(parse(&["--store"]).is_err());
     }
 
     #[test]

@@ -32,7 +32,15 @@ async fn main() {
         }
     };
     let bound = listener.local_addr().unwrap_or(options.listen);
-    let server = match options.server(bound) {
+    let store = match options.connect_store().await {
+        Ok(store) => store,
+        Err(e) => {
+            eprintln!("a2a-reference-agent: {e}");
+            std::process::exit(1);
+        }
+    };
+    let durable = store.is_some();
+    let server = match options.server_on(bound, store) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("a2a-reference-agent: {e}");
@@ -45,12 +53,19 @@ async fn main() {
         let mut every = tokio::time::interval(a2a_reference_agent::SWEEP_INTERVAL);
         loop {
             every.tick().await;
-            swept.service().sweep();
+            if durable {
+                // A database's sweep waits for its DELETE: off the workers.
+                let swept = std::sync::Arc::clone(&swept);
+                let _ = tokio::task::spawn_blocking(move || swept.service().sweep()).await;
+            } else {
+                swept.service().sweep();
+            }
         }
     });
     eprintln!(
-        "a2a-reference-agent listening on {bound}; card at {}/.well-known/agent-card.json",
-        options.base_url(bound)
+        "a2a-reference-agent listening on {bound}; card at {}/.well-known/agent-card.json; tasks {}",
+        options.base_url(bound),
+        if durable { "in PostgreSQL" } else { "in memory" }
     );
     for (i, _) in options.bearer_tokens.iter().enumerate() {
         eprintln!("  bearer token #{} authenticates caller-{}", i + 1, i + 1);
