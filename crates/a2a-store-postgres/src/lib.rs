@@ -60,6 +60,32 @@
 //! deadlock. A call's work starts when its future is first polled and, once
 //! started, completes even if that future is dropped.
 //!
+//! # Leases: a task whose replica died
+//!
+//! A task that is SUBMITTED or WORKING is being run by some replica's
+//! executor, in that replica's memory. The store that writes such a state
+//! (creates the task, or appends an event leaving it there) takes the
+//! task's lease: `lease_holder` is that store, `lease_until_ms` the
+//! database's clock plus [`PgOptions::lease`]. Every store renews all its
+//! leases in one `UPDATE` every third of the lease; an event that leaves
+//! the task terminal or interrupted (INPUT_REQUIRED, AUTH_REQUIRED: the
+//! client has the next move, nobody runs it) clears the lease.
+//!
+//! When a lease expires, its replica stopped renewing it: it died, or lost
+//! the database for longer than the lease. Then any store's lease loop
+//! **fails the task**: it appends a FAILED status whose message says the
+//! replica running the task stopped, through the same transaction as every
+//! event, so subscribers on every replica see it and the task is final.
+//! It is not handed to another replica's executor: the kit's `execute`
+//! keeps its progress in memory and may have had effects (a webhook
+//! called, a model billed) that running it again would repeat; a client
+//! that wants the work done sends it again, knowingly. A task whose replica
+//! died therefore ends FAILED within one lease and one renewal period
+//! (40 s by default) of the replica's last renewal. Two stores expiring
+//! one task race harmlessly: the second FAILED is refused by the state
+//! machine. A replica that comes back after its tasks were failed finds
+//! its further events refused, as after a cancel.
+//!
 //! # What an operator protects
 //!
 //! Push configs are stored as the client gave them, credentials included
@@ -129,6 +155,10 @@ pub struct PgOptions {
     /// How often the listening connection proves it is alive with a
     /// query (default 5 s); a failure makes it connect again.
     pub listener_heartbeat: Duration,
+    /// How long a replica's claim on the tasks it runs lasts without a
+    /// renewal (default 30 s; `None`: no leases). See [the lease
+    /// policy](crate#leases-a-task-whose-replica-died).
+    pub lease: Option<Duration>,
 }
 
 impl Default for PgOptions {
@@ -144,6 +174,7 @@ impl Default for PgOptions {
             max_push_configs_per_task: 16,
             known_ids: 16_384,
             listener_heartbeat: Duration::from_secs(5),
+            lease: Some(Duration::from_secs(30)),
         }
     }
 }
@@ -158,6 +189,12 @@ impl PgOptions {
     /// These options with at most `max_tasks` tasks.
     pub fn with_max_tasks(mut self, max_tasks: Option<usize>) -> PgOptions {
         self.max_tasks = max_tasks;
+        self
+    }
+
+    /// These options with leases of `lease` (`None`: none).
+    pub fn with_lease(mut self, lease: Option<Duration>) -> PgOptions {
+        self.lease = lease;
         self
     }
 
@@ -318,13 +355,26 @@ impl PgTaskStore {
             options.listener_heartbeat,
         )
         .await?;
-        Ok(Arc::new(Db {
+        let db = Arc::new(Db {
             pool,
             options,
             origin,
             channel,
             hub,
-        }))
+        });
+        if let Some(lease) = db.options.lease {
+            let every = (lease / 3).max(Duration::from_millis(100));
+            let db = Arc::clone(&db);
+            // Ends with the store's runtime.
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(every);
+                loop {
+                    tick.tick().await;
+                    let _ = Arc::clone(&db).leases().await;
+                }
+            });
+        }
+        Ok(db)
     }
 
     /// The options it was connected with.
@@ -403,6 +453,14 @@ fn origin_id() -> u64 {
     nanos ^ (u64::from(std::process::id()) << 32) ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
+/// The system clock as a timestamp (the epoch if it is before it).
+fn now() -> Timestamp {
+    let millis = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    Timestamp::from_unix_millis(millis).unwrap_or(Timestamp::UNIX_EPOCH)
+}
+
 /// The owner as one key: `[tenant, principal]` in JSON.
 fn owner_key(owner: &Owner) -> String {
     serde_json::to_string(&(&owner.tenant, &owner.principal)).unwrap_or_default()
@@ -448,6 +506,68 @@ impl Db {
             .map_err(|e| backend("connection pool", e))
     }
 
+    /// Who holds the lease of `task` after this store wrote it: this store
+    /// while someone runs it, nobody once it is terminal or waits on the
+    /// client (or without leases).
+    fn lease_holder(&self, task: &Task) -> Option<&str> {
+        let state = task.status.state;
+        (self.options.lease.is_some() && !state.is_terminal() && !state.is_interrupted())
+            .then_some(self.origin.as_str())
+    }
+
+    fn lease_millis(&self) -> i64 {
+        self.options
+            .lease
+            .map_or(0, |l| i64::try_from(l.as_millis()).unwrap_or(i64::MAX))
+    }
+
+    /// Renews this store's leases, then fails the tasks whose lease
+    /// expired; answers how many it failed.
+    async fn leases(self: Arc<Self>) -> Result<usize, StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "UPDATE a2a_tasks SET lease_until_ms =
+                     (extract(epoch FROM clock_timestamp()) * 1000)::bigint + $2
+                 WHERE lease_holder = $1",
+                &[&self.origin, &self.lease_millis()],
+            )
+            .await
+            .map_err(|e| backend("renewing leases", e))?;
+        let expired: Vec<(String, String)> = client
+            .query(
+                "SELECT id, context_id FROM a2a_tasks
+                 WHERE lease_until_ms < (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+                 ORDER BY lease_until_ms LIMIT 100",
+                &[],
+            )
+            .await
+            .map_err(|e| backend("expired leases", e))?
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect();
+        drop(client);
+        let mut failed = 0;
+        for (id, context_id) in expired {
+            let message = Message::agent_text(
+                format!("lease-expired-{id}"),
+                "the replica running this task stopped (its lease expired); send the work again",
+            )
+            .for_task(&id, &context_id);
+            let mut status =
+                a2a_types::TaskStatus::new(a2a_types::TaskState::Failed).with_timestamp(now());
+            status.message = Some(message);
+            let event = a2a_types::TaskStatusUpdateEvent::new(&id, &context_id, status).into();
+            match Arc::clone(&self).append(id, event, None).await {
+                Ok(_) => failed += 1,
+                // Finished meanwhile, or failed by another store.
+                Err(StoreError::Refused { .. } | StoreError::NotFound) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(failed)
+    }
+
     fn payload(&self, kind: char, position: u64, id: &str) -> String {
         format!("{} {kind} {position} {id}", self.origin)
     }
@@ -474,8 +594,10 @@ impl Db {
         let insert = client
             .prepare_cached(
                 "INSERT INTO a2a_tasks (id, owner_key, tenant, principal, version, task, state,
-                     status_s, status_ns, context_id, created_ms)
-                 VALUES ($1, $2, $3, $4, 1, $5::text::json, $6, $7, $8, $9, $10)
+                     status_s, status_ns, context_id, created_ms, lease_holder, lease_until_ms)
+                 VALUES ($1, $2, $3, $4, 1, $5::text::json, $6, $7, $8, $9, $10, $11,
+                     CASE WHEN $11::text IS NULL THEN NULL ELSE
+                         (extract(epoch FROM clock_timestamp()) * 1000)::bigint + $12 END)
                  ON CONFLICT (id) DO NOTHING",
             )
             .await
@@ -494,6 +616,8 @@ impl Db {
                     &ns,
                     &task.context_id,
                     &created,
+                    &self.lease_holder(&task),
+                    &self.lease_millis(),
                 ],
             )
             .await
@@ -635,7 +759,9 @@ impl Db {
             .prepare_cached(
                 "UPDATE a2a_tasks SET version = $2, task = $3::text::json, state = $4,
                      status_s = $5, status_ns = $6, context_id = $7, next_position = $8,
-                     log_first = $9
+                     log_first = $9, lease_holder = $10,
+                     lease_until_ms = CASE WHEN $10::text IS NULL THEN NULL ELSE
+                         (extract(epoch FROM clock_timestamp()) * 1000)::bigint + $11 END
                  WHERE id = $1",
             )
             .await
@@ -656,7 +782,9 @@ impl Db {
         let at = i64_of(position);
         let state = task.status.state.as_str_name();
         let payload = self.payload('e', position, &id);
-        let update_params: [&(dyn ToSql + Sync); 9] = [
+        let holder = self.lease_holder(&task);
+        let lease = self.lease_millis();
+        let update_params: [&(dyn ToSql + Sync); 11] = [
             &id,
             &new_version,
             &task_json,
@@ -666,6 +794,8 @@ impl Db {
             &task.context_id,
             &next,
             &first_i,
+            &holder,
+            &lease,
         ];
         let insert_params: [&(dyn ToSql + Sync); 3] = [&id, &at, &event_json];
         let notify_params: [&(dyn ToSql + Sync); 2] = [&self.channel, &payload];

@@ -359,3 +359,66 @@ async fn the_log_keeps_its_last_events_and_reads_behind_it_answer_the_task() {
         LogRead::Event(_)
     ));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_whose_replica_died_fails_when_its_lease_expires_and_a_live_one_does_not() {
+    let Some(cluster) = support::cluster() else {
+        return;
+    };
+    let lease = Duration::from_millis(600);
+    let options = PgOptions::default()
+        .with_schema(support::schema("lease"))
+        .with_lease(Some(lease));
+    let dying = support::store(cluster, options.clone()).await;
+    let (alive, other) = replicas_in(cluster, options).await.unwrap();
+    for (store, id) in [(&dying, "orphan"), (&alive, "running")] {
+        store.create(&owner(), task(id, 0)).await.unwrap();
+        store
+            .append(id, status(id, TaskState::Working, 1), None)
+            .await
+            .unwrap();
+    }
+    // Waiting on the client: nobody runs it, so no lease to expire.
+    dying.create(&owner(), task("waiting", 0)).await.unwrap();
+    dying
+        .append(
+            "waiting",
+            status("waiting", TaskState::InputRequired, 1),
+            None,
+        )
+        .await
+        .unwrap();
+    let mut watch = other.watch("orphan").unwrap();
+    let started = std::time::Instant::now();
+    // The replica dies: its runtime stops, nothing renews its leases.
+    drop(dying);
+    loop {
+        assert_eq!(
+            within("the orphan's failure", changed(&mut *watch)).await,
+            Change::Changed
+        );
+        let got = other.get(&owner(), "orphan", View::FULL).await.unwrap();
+        if got.task.status.state == TaskState::Failed {
+            let why = got.task.status.message.expect("a status message says why");
+            assert!(why.text().unwrap().contains("lease expired"), "{why:?}");
+            break;
+        }
+    }
+    let took = started.elapsed();
+    // Within one lease and one renewal period (a third of a lease).
+    assert!(
+        took <= lease + lease / 3 + Duration::from_millis(900),
+        "took {took:?}"
+    );
+    // Three more leases later, the live replica's task still runs, and the
+    // waiting one still waits.
+    tokio::time::sleep(lease * 3).await;
+    let running = other.get(&owner(), "running", View::STATUS).await.unwrap();
+    assert_eq!(running.task.status.state, TaskState::Working);
+    let waiting = other.get(&owner(), "waiting", View::STATUS).await.unwrap();
+    assert_eq!(waiting.task.status.state, TaskState::InputRequired);
+    // The expiry was an event of the log like any other.
+    let orphan = other.get(&owner(), "orphan", View::STATUS).await.unwrap();
+    assert_eq!(orphan.position, 2);
+    drop(alive);
+}
