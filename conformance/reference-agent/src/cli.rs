@@ -53,6 +53,8 @@ USAGE: a2a-reference-agent [OPTIONS]
                          shared by every replica on it; tables are created at start.
                          --max-tasks and --max-store-mb bound memory only; --task-ttl
                          and --max-stream-events apply to both
+  --lease <secs>         with --store: how long a replica's claim on a task it runs lasts
+                         unrenewed (default 30); a task whose replica died FAILS after it
   --quiet                no request log
   -h, --help             this text
 
@@ -95,6 +97,8 @@ pub struct Options {
     pub v0_3: bool,
     /// `--store`: a PostgreSQL URL; `None` keeps tasks in memory.
     pub store: Option<String>,
+    /// `--lease`: the PostgreSQL store's lease.
+    pub lease: Duration,
 }
 
 impl Default for Options {
@@ -115,6 +119,7 @@ impl Default for Options {
             jwks_path: DEFAULT_JWKS_PATH.to_owned(),
             v0_3: false,
             store: None,
+            lease: Duration::from_secs(30),
         }
     }
 }
@@ -190,6 +195,12 @@ impl Options {
                 }
                 "--quiet" => o.log = false,
                 "--v0-3" => o.v0_3 = true,
+                "--lease" => {
+                    o.lease = Duration::from_secs(number("--lease", &value("--lease")?)?);
+                    if o.lease.is_zero() {
+                        return Err("--lease must be at least 1".to_owned());
+                    }
+                }
                 "--store" => {
                     let url = value("--store")?;
                     o.store = match url.as_str() {
@@ -307,7 +318,9 @@ impl Options {
         let Some(url) = &self.store else {
             return Ok(None);
         };
-        let mut options = PgOptions::default().with_task_ttl(Some(self.task_ttl));
+        let mut options = PgOptions::default()
+            .with_task_ttl(Some(self.task_ttl))
+            .with_lease(Some(self.lease));
         options.max_events_per_task = self.max_stream_events;
         let store = PgTaskStore::connect(url, options)
             .await
@@ -471,6 +484,8 @@ mod tests {
             Some("postgres://u@db/a2a")
         );
         assert!(parse(&["--store", "redis://x"]).is_err());
+        assert_eq!(run(&["--lease", "2"]).lease, Duration::from_secs(2));
+        assert!(parse(&["--lease", "0"]).is_err());
         assert!(parse(&["--store"]).is_err());
     }
 

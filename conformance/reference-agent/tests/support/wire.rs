@@ -123,6 +123,11 @@ pub struct Client {
 }
 
 impl Client {
+    /// A client of the agent at `addr` (another process, say).
+    pub fn at(addr: SocketAddr) -> Client {
+        Client { addr, token: None }
+    }
+
     pub fn with_token(mut self, token: &str) -> Client {
         self.token = Some(token.to_owned());
         self
