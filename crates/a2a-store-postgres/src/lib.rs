@@ -155,6 +155,10 @@ pub struct PgOptions {
     /// How often the listening connection proves it is alive with a
     /// query (default 5 s); a failure makes it connect again.
     pub listener_heartbeat: Duration,
+    /// How long a call waits for a pooled connection, and a new
+    /// connection for the server (default 10 s); past it the call answers
+    /// [`StoreError::Backend`] (a `watch` of an unknown id, `Some`).
+    pub connect_timeout: Duration,
     /// How long a replica's claim on the tasks it runs lasts without a
     /// renewal (default 30 s; `None`: no leases). See [the lease
     /// policy](crate#leases-a-task-whose-replica-died).
@@ -175,6 +179,7 @@ impl Default for PgOptions {
             known_ids: 16_384,
             listener_heartbeat: Duration::from_secs(5),
             lease: Some(Duration::from_secs(30)),
+            connect_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -282,7 +287,7 @@ impl PgTaskStore {
             url.parse().map_err(|e| backend("connection string", e))?;
         config.options(format!("-c search_path={}", options.schema));
         if config.get_connect_timeout().is_none() {
-            config.connect_timeout(Duration::from_secs(10));
+            config.connect_timeout(options.connect_timeout);
         }
         config.keepalives_idle(Duration::from_secs(30));
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -341,6 +346,10 @@ impl PgTaskStore {
         );
         let pool = Pool::builder(manager)
             .max_size(options.pool_size.max(1))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .wait_timeout(Some(options.connect_timeout))
+            .create_timeout(Some(options.connect_timeout))
+            .recycle_timeout(Some(options.connect_timeout))
             .build()
             .map_err(|e| backend("building the pool", e))?;
         let hub = Hub::new(options.known_ids);

@@ -422,3 +422,21 @@ async fn a_task_whose_replica_died_fails_when_its_lease_expires_and_a_live_one_d
     assert_eq!(orphan.position, 2);
     drop(alive);
 }
+
+#[tokio::test]
+async fn a_database_that_is_not_there_is_an_error_not_a_hang() {
+    let started = std::time::Instant::now();
+    let gone = PgTaskStore::connect(
+        "postgresql:///a2a?host=/nonexistent-a2a-socket-dir",
+        PgOptions::default(),
+    )
+    .await;
+    assert!(matches!(gone, Err(StoreError::Backend(_))), "{gone:?}");
+    let bad = PgTaskStore::connect(
+        "postgresql:///a2a?host=/tmp",
+        PgOptions::default().with_schema("Robert'); DROP TABLE students;--"),
+    )
+    .await;
+    assert!(matches!(bad, Err(StoreError::Backend(why)) if why.contains("schema")));
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
