@@ -131,6 +131,12 @@ async fn interfaces(cx: &Ctx<'_>) -> Check {
         else {
             continue;
         };
+        // A gRPC interface's url is an authority (`host:port`), not an HTTP
+        // base URL: its SendMessage is checked over gRPC by the binding's
+        // own scenarios, not posted to `{url}/message:send` here.
+        if binding == a2a_transport::Binding::Grpc {
+            continue;
+        }
         let req = match binding {
             a2a_transport::Binding::JsonRpc => Req::new(Method::POST, iface.url.clone())
                 .headers(&cx.auth_headers())
