@@ -162,3 +162,52 @@ impl Drop for PgWatch {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::task::Waker;
+
+    fn poll(watch: &mut Box<dyn TaskWatch>) -> Poll<Change> {
+        watch.poll_change(&mut Context::from_waker(Waker::noop()))
+    }
+
+    #[test]
+    fn known_ids_are_bounded_oldest_forgotten_first() {
+        let hub = Hub::new(2);
+        hub.known("a");
+        hub.known("b");
+        hub.known("a");
+        hub.known("c");
+        assert!(!hub.is_known("a") && hub.is_known("b") && hub.is_known("c"));
+        hub.removed("b");
+        assert!(!hub.is_known("b"));
+        hub.forget_all();
+        assert!(!hub.is_known("c"));
+    }
+
+    #[test]
+    fn watches_of_a_task_share_its_signal_until_the_last_goes() {
+        let hub = Hub::new(8);
+        let mut one = hub.watch("t");
+        let mut two = hub.watch("t");
+        let mut other = hub.watch("u");
+        assert_eq!(hub.watched(), 2);
+        hub.changed("t");
+        assert_eq!(poll(&mut one), Poll::Ready(Change::Changed));
+        assert_eq!(poll(&mut two), Poll::Ready(Change::Changed));
+        assert_eq!(poll(&mut other), Poll::Pending, "another task's change");
+        drop(one);
+        assert_eq!(hub.watched(), 2, "t still has a watch");
+        drop(two);
+        assert_eq!(hub.watched(), 1, "the last watch of t took its signal");
+        hub.all_changed();
+        assert_eq!(poll(&mut other), Poll::Ready(Change::Changed));
+        hub.removed("u");
+        assert_eq!(poll(&mut other), Poll::Ready(Change::Closed));
+        assert_eq!(hub.watched(), 0);
+        // A task made again after its removal gets a fresh signal.
+        let mut again = hub.watch("u");
+        assert_eq!(poll(&mut again), Poll::Pending);
+    }
+}
