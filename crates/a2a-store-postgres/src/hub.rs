@@ -99,12 +99,10 @@ impl Hub {
 
     /// Task `id` is gone: its watches report `Closed`.
     pub(crate) fn removed(&self, id: &str) {
-        {
-            let mut known = lock(&self.known);
-            if known.ids.remove(id) {
-                known.order.retain(|k| k != id);
-            }
-        }
+        // Its place in the order stays until it comes up (bounded by the
+        // cap); if the id is known again meanwhile, that place only makes
+        // it forgotten early: a round trip, never a wrong answer.
+        lock(&self.known).ids.remove(id);
         let signal = lock(&self.signals).remove(id);
         if let Some(signal) = signal {
             signal.close();
