@@ -714,126 +714,136 @@ impl Db {
         mut event: StreamResponse,
         expected: Option<u64>,
     ) -> Result<Appended, StoreError> {
-        let mut client = self.client().await?;
-        let tx = client
-            .transaction()
-            .await
-            .map_err(|e| backend("append", e))?;
-        let lock = tx
-            .prepare_cached(
+        let client = self.client().await?;
+        let prepare = |sql: &'static str| client.prepare_cached(sql);
+        let (lock, update, insert, notify, trim_log) = tokio::try_join!(
+            prepare(
                 "SELECT version, task::text, next_position, log_first FROM a2a_tasks
-                 WHERE id = $1 FOR UPDATE",
-            )
-            .await
-            .map_err(|e| backend("append", e))?;
-        let row = tx
-            .query_opt(&lock, &[&id])
-            .await
-            .map_err(|e| backend("append", e))?
-            .ok_or(StoreError::NotFound)?;
-        let version = u64_of(row.get(0));
-        check_version(version, expected)?;
-        let mut task: Task = decode(row.get::<_, &str>(1))?;
-        let position = u64_of(row.get(2));
-        let mut first = u64_of(row.get(3));
-        let current = task.status.state;
-        match &mut event {
-            StreamResponse::StatusUpdate(update) if update.task_id == id => {
-                if !current.can_transition_to(update.status.state) {
-                    return Err(StoreError::Refused { state: current });
-                }
-                if let (Some(at), Some(previous)) = (update.status.timestamp, task.status.timestamp)
-                {
-                    update.status.timestamp = Some(at.max(previous));
-                }
-            }
-            StreamResponse::ArtifactUpdate(update) if update.task_id == id => {
-                if current.is_terminal() {
-                    return Err(StoreError::Refused { state: current });
-                }
-            }
-            _ => return Err(StoreError::Refused { state: current }),
-        }
-        let event_json = encode(&event)?;
-        apply(&mut task, event).map_err(|_| StoreError::Refused { state: current })?;
-        task.limit_history(Some(self.options.max_history));
-        let task_json = encode(&task)?;
-        let (s, ns) = status_key(&task);
-        let cap = self.options.max_events_per_task.max(1) as u64;
-        let trim = position + 1 > first + cap;
-        if trim {
-            first = position + 1 - cap;
-        }
-        let update = tx
-            .prepare_cached(
+                 WHERE id = $1 FOR UPDATE"
+            ),
+            prepare(
                 "UPDATE a2a_tasks SET version = $2, task = $3::text::json, state = $4,
                      status_s = $5, status_ns = $6, context_id = $7, next_position = $8,
                      log_first = $9, lease_holder = $10,
                      lease_until_ms = CASE WHEN $10::text IS NULL THEN NULL ELSE
                          (extract(epoch FROM clock_timestamp()) * 1000)::bigint + $11 END
-                 WHERE id = $1",
-            )
-            .await
-            .map_err(|e| backend("append", e))?;
-        let insert = tx
-            .prepare_cached(
-                "INSERT INTO a2a_events (task_id, position, event) VALUES ($1, $2, $3::text::json)",
-            )
-            .await
-            .map_err(|e| backend("append", e))?;
-        let notify = tx
-            .prepare_cached("SELECT pg_notify($1, $2)")
-            .await
-            .map_err(|e| backend("append", e))?;
-        let new_version = i64_of(version + 1);
-        let next = i64_of(position + 1);
-        let first_i = i64_of(first);
-        let at = i64_of(position);
-        let state = task.status.state.as_str_name();
-        let payload = self.payload('e', position, &id);
-        let holder = self.lease_holder(&task);
-        let lease = self.lease_millis();
-        let update_params: [&(dyn ToSql + Sync); 11] = [
-            &id,
-            &new_version,
-            &task_json,
-            &state,
-            &s,
-            &ns,
-            &task.context_id,
-            &next,
-            &first_i,
-            &holder,
-            &lease,
-        ];
-        let insert_params: [&(dyn ToSql + Sync); 3] = [&id, &at, &event_json];
-        let notify_params: [&(dyn ToSql + Sync); 2] = [&self.channel, &payload];
-        // Pipelined: one round trip for the three statements.
-        let (updated, inserted, notified) = tokio::join!(
-            tx.execute(&update, &update_params),
-            tx.execute(&insert, &insert_params),
-            tx.execute(&notify, &notify_params),
+                 WHERE id = $1"
+            ),
+            prepare(
+                "INSERT INTO a2a_events (task_id, position, event) VALUES ($1, $2, $3::text::json)"
+            ),
+            prepare("SELECT pg_notify($1, $2)"),
+            prepare("DELETE FROM a2a_events WHERE task_id = $1 AND position < $2"),
+        )
+        .map_err(|e| backend("append", e))?;
+        // Two round trips: BEGIN with the row's lock, then the writes with
+        // COMMIT (pipelined; a failed write turns the COMMIT into a
+        // rollback). Any other way out rolls back before the connection
+        // goes back to the pool.
+        let lock_params: [&(dyn ToSql + Sync); 1] = [&id];
+        let (begun, row) = tokio::join!(
+            client.batch_execute("BEGIN"),
+            client.query_opt(&lock, &lock_params)
         );
-        updated
-            .and(inserted)
-            .and(notified)
-            .map_err(|e| backend("append", e))?;
-        if trim {
-            tx.execute(
-                "DELETE FROM a2a_events WHERE task_id = $1 AND position < $2",
-                &[&id, &first_i],
-            )
-            .await
-            .map_err(|e| backend("trimming the log", e))?;
+        let outcome = async {
+            begun.map_err(|e| backend("append", e))?;
+            let row = row
+                .map_err(|e| backend("append", e))?
+                .ok_or(StoreError::NotFound)?;
+            let version = u64_of(row.get(0));
+            check_version(version, expected)?;
+            let mut task: Task = decode(row.get::<_, &str>(1))?;
+            let position = u64_of(row.get(2));
+            let mut first = u64_of(row.get(3));
+            let current = task.status.state;
+            match &mut event {
+                StreamResponse::StatusUpdate(update) if update.task_id == id => {
+                    if !current.can_transition_to(update.status.state) {
+                        return Err(StoreError::Refused { state: current });
+                    }
+                    if let (Some(at), Some(previous)) =
+                        (update.status.timestamp, task.status.timestamp)
+                    {
+                        update.status.timestamp = Some(at.max(previous));
+                    }
+                }
+                StreamResponse::ArtifactUpdate(update) if update.task_id == id => {
+                    if current.is_terminal() {
+                        return Err(StoreError::Refused { state: current });
+                    }
+                }
+                _ => return Err(StoreError::Refused { state: current }),
+            }
+            let event_json = encode(&event)?;
+            apply(&mut task, event).map_err(|_| StoreError::Refused { state: current })?;
+            task.limit_history(Some(self.options.max_history));
+            let task_json = encode(&task)?;
+            let (s, ns) = status_key(&task);
+            let cap = self.options.max_events_per_task.max(1) as u64;
+            let trim = position + 1 > first + cap;
+            if trim {
+                first = position + 1 - cap;
+            }
+            let new_version = i64_of(version + 1);
+            let next = i64_of(position + 1);
+            let first_i = i64_of(first);
+            let at = i64_of(position);
+            let state = task.status.state.as_str_name();
+            let payload = self.payload('e', position, &id);
+            let holder = self.lease_holder(&task);
+            let lease = self.lease_millis();
+            let update_params: [&(dyn ToSql + Sync); 11] = [
+                &id,
+                &new_version,
+                &task_json,
+                &state,
+                &s,
+                &ns,
+                &task.context_id,
+                &next,
+                &first_i,
+                &holder,
+                &lease,
+            ];
+            let insert_params: [&(dyn ToSql + Sync); 3] = [&id, &at, &event_json];
+            let notify_params: [&(dyn ToSql + Sync); 2] = [&self.channel, &payload];
+            let trim_params: [&(dyn ToSql + Sync); 2] = [&id, &first_i];
+            let (updated, inserted, notified, trimmed, committed) = tokio::join!(
+                client.execute(&update, &update_params),
+                client.execute(&insert, &insert_params),
+                client.execute(&notify, &notify_params),
+                async {
+                    match trim {
+                        true => client.execute(&trim_log, &trim_params).await,
+                        false => Ok(0),
+                    }
+                },
+                client.batch_execute("COMMIT"),
+            );
+            updated
+                .and(inserted)
+                .and(notified)
+                .and(trimmed)
+                .map_err(|e| backend("append", e))?;
+            committed.map_err(|e| backend("append", e))?;
+            Ok(Appended {
+                version: version + 1,
+                position,
+                state: task.status.state,
+            })
         }
-        tx.commit().await.map_err(|e| backend("append", e))?;
-        self.hub.known(&id);
-        self.hub.changed(&id);
-        Ok(Appended {
-            version: version + 1,
-            position,
-            state: task.status.state,
-        })
+        .await;
+        match outcome {
+            Ok(appended) => {
+                self.hub.known(&id);
+                self.hub.changed(&id);
+                Ok(appended)
+            }
+            Err(e) => {
+                let _ = client.batch_execute("ROLLBACK").await;
+                Err(e)
+            }
+        }
     }
 
     async fn add_message(

@@ -440,3 +440,42 @@ async fn a_database_that_is_not_there_is_an_error_not_a_hang() {
     assert!(matches!(bad, Err(StoreError::Backend(why)) if why.contains("schema")));
     assert!(started.elapsed() < Duration::from_secs(5));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_write_leaves_no_transaction_open_on_its_connection() {
+    let Some(cluster) = support::cluster() else {
+        return;
+    };
+    // One connection: every call after the refusals reuses it.
+    let mut options = PgOptions::default().with_schema(support::schema("refused"));
+    options.pool_size = 1;
+    let (a, b) = replicas_in(cluster, options).await.unwrap();
+    a.create(&owner(), task("t-1", 0)).await.unwrap();
+    a.append("t-1", status("t-1", TaskState::Completed, 1), None)
+        .await
+        .unwrap();
+    let refused = a
+        .append("t-1", status("t-1", TaskState::Working, 2), None)
+        .await;
+    assert_eq!(
+        refused,
+        Err(StoreError::Refused {
+            state: TaskState::Completed
+        })
+    );
+    let stale = a.append("t-1", chunk("t-1", "x"), Some(1)).await;
+    assert!(
+        matches!(stale, Err(StoreError::Conflict { .. })),
+        "{stale:?}"
+    );
+    assert_eq!(
+        a.append("t-9", chunk("t-9", "x"), None).await,
+        Err(StoreError::NotFound)
+    );
+    // A write without a transaction of its own, on the same connection:
+    // committed, so the other store sees it at once.
+    a.create(&owner(), task("t-2", 5)).await.unwrap();
+    assert!(b.get(&owner(), "t-2", View::STATUS).await.is_ok());
+    let seen = b.get(&owner(), "t-1", View::FULL).await.unwrap();
+    assert_eq!((seen.version, seen.position), (2, 1));
+}
