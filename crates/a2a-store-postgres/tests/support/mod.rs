@@ -8,7 +8,7 @@
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -50,7 +50,10 @@ fn start() -> Option<Cluster> {
     if url.is_empty() {
         let status = child.wait().expect("the script's exit");
         if status.code() == Some(3) && !in_ci() {
-            eprintln!(
+            // Straight to the process's stderr: the test harness captures
+            // `eprintln!` of passing tests.
+            let _ = writeln!(
+                std::io::stderr(),
                 "\n*** SKIPPED: PostgreSQL is not installed (no initdb); the a2a-store-postgres \
                  tests did not run. Install it (apt-get install -y postgresql) or set A2A_PG_BIN. ***\n"
             );
