@@ -616,7 +616,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
             Birth {
                 message,
                 push,
-                watch: !immediately,
+                watch: subscribe || !immediately,
                 yield_after_create: immediately && !subscribe,
             },
         );
