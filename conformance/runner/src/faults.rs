@@ -115,6 +115,7 @@ faults! {
     "wrong-error-kind", Service(WrongNotFound), "answers InvalidParamsError for an unknown task";
     "cancel-terminal-accepted", Service(CancelTerminalAccepted), "answers a completed task to CancelTask instead of TaskNotCancelableError";
     "cancel-ignored", Service(CancelIgnored), "answers CancelTask without canceling";
+    "cancel-as-unsupported", Service(CancelUnsupported), "answers UnsupportedOperationError to every CancelTask (the old trait default)";
     "not-blocking", Service(NotBlocking), "returns before the task finishes although the client blocks";
     "always-blocking", Service(AlwaysBlocking), "ignores returnImmediately";
     "context-mismatch-accepted", Service(ContextMismatchAccepted), "accepts a contextId that is not its task's";
@@ -194,6 +195,7 @@ enum ServiceFault {
     WrongNotFound,
     CancelTerminalAccepted,
     CancelIgnored,
+    CancelUnsupported,
     NotBlocking,
     AlwaysBlocking,
     ContextMismatchAccepted,
@@ -398,6 +400,11 @@ impl Forward for FaultyService {
                 }
                 A2aRequest::CancelTask(r) if self.is(ServiceFault::CancelIgnored) => {
                     return self.task(&cx, &r.id).await.map(Reply::CancelTask);
+                }
+                A2aRequest::CancelTask(_) if self.is(ServiceFault::CancelUnsupported) => {
+                    return Err(A2aError::unsupported_operation(
+                        "CancelTask is not supported by this agent",
+                    ));
                 }
                 A2aRequest::CreateTaskPushNotificationConfig(mut r)
                     if self.is(ServiceFault::PushClientIdDropped) =>
