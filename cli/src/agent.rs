@@ -205,6 +205,7 @@ fn catalog_entry(bytes: &[u8], entry: Option<&str>) -> Result<Option<String>, Fa
 async fn fetch(wire: &Wire, url: &str) -> Result<Bytes, Failure> {
     let request = http::Request::get(url)
         .header(http::header::ACCEPT, "application/json")
+        .header("a2a-version", "1.0")
         .body(Bytes::new())
         .map_err(|e| Failure::usage(format!("--agent-card {url}: {e}")))?;
     let response = wire.send(request).await.map_err(|e| {
@@ -380,13 +381,26 @@ pub(crate) fn connect_to(run: &Run, card: Card) -> Result<Agent, Failure> {
             }
         },
     };
+    // A bare `host:port` gRPC interface takes the scheme the card came
+    // with: its URL's, or for a file, its first http(s) interface's.
     let base_uri = match &card.from {
         CardFrom::Url(u) => u.parse::<http::Uri>().ok(),
-        CardFrom::File(_) => None,
+        CardFrom::File(_) => card
+            .card
+            .supported_interfaces
+            .iter()
+            .find(|i| i.url.starts_with("http://") || i.url.starts_with("https://"))
+            .and_then(|i| i.url.parse::<http::Uri>().ok()),
+    };
+    let (headers, credentials, query) = request_headers(run, &card)?;
+    // A query API key goes on the A2A calls' client only.
+    let wire = match &query {
+        Some((name, key)) => run.wire.with_query(name, key),
+        None => run.wire.clone(),
     };
     let transport = match &base_uri {
-        Some(u) => HttpTransport::for_card_interface(run.wire.clone(), &interface, u),
-        None => HttpTransport::for_interface(run.wire.clone(), &interface),
+        Some(u) => HttpTransport::for_card_interface(wire, &interface, u),
+        None => HttpTransport::for_interface(wire, &interface),
     };
     let mut transport = match transport {
         Some(Ok(t)) => t,
@@ -410,7 +424,6 @@ pub(crate) fn connect_to(run: &Run, card: Card) -> Result<Agent, Failure> {
     if let Some(t) = run.timeout {
         transport = transport.with_config(a2a_transport::ClientConfig::new().with_timeout(t));
     }
-    let (headers, credentials) = request_headers(run, &card)?;
     let mut cx = CallContext::new().with_headers(headers);
     let extensions = run.settings.all("extension").to_vec();
     for ext in card
@@ -456,11 +469,18 @@ pub(crate) fn connect_to(run: &Run, card: Card) -> Result<Agent, Failure> {
     })
 }
 
+/// An API key the card puts in the query: its parameter name and value.
+pub(crate) type QueryKey = Option<(String, String)>;
+
 /// The headers of every call: the service parameters, then the
 /// credentials where the card's schemes put them; whether any credential
-/// is attached.
-pub(crate) fn request_headers(run: &Run, card: &Card) -> Result<(HeaderMap, bool), Failure> {
+/// is attached; the API key to put in the query, when the card says so.
+pub(crate) fn request_headers(
+    run: &Run,
+    card: &Card,
+) -> Result<(HeaderMap, bool, QueryKey), Failure> {
     let mut headers = HeaderMap::new();
+    let mut query = None;
     for p in run.settings.all("svc-param") {
         let (k, v) = p
             .split_once(':')
@@ -504,10 +524,7 @@ pub(crate) fn request_headers(run: &Run, card: &Card) -> Result<(HeaderMap, bool
                     .map_err(|_| Failure::usage("--api-key: the key cannot be sent in a cookie"))?;
                 headers.append(http::header::COOKIE, v);
             }
-            "query" => {
-                return Err(Failure::local(code::CREDENTIALS_MISSING, format!("the card asks for the API key in the query parameter {name:?}, which this client does not send (a query parameter ends up in logs)"))
-                    .with_hint("ask the agent's operator for a header or bearer scheme"));
-            }
+            "query" => query = Some((name.clone(), key.to_owned())),
             _ => {
                 let n = HeaderName::try_from(name.as_str()).map_err(|_| {
                     Failure::local(
@@ -522,7 +539,7 @@ pub(crate) fn request_headers(run: &Run, card: &Card) -> Result<(HeaderMap, bool
         }
         credentials = true;
     }
-    Ok((headers, credentials))
+    Ok((headers, credentials, query))
 }
 
 /// Whether the card declares a scheme a bearer token or API key fits.

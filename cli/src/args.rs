@@ -974,7 +974,11 @@ mod tests {
         );
         assert_eq!(p.flags.get("agent-card"), Some("http://h"));
         assert_eq!(p.notes.len(), 2, "{:?}", p.notes);
-        assert!(p.notes[0].contains("task get"));
+        assert!(
+            p.notes.iter().any(|n| n.contains("`task get`")),
+            "{:?}",
+            p.notes
+        );
         let p = parsed(&["push", "set", "http://h", "t", "http://w", "--token", "k"]).unwrap();
         assert!(
             matches!(p.command, Command::PushCreate { ref url, ref token, .. }

@@ -110,7 +110,7 @@ pub(crate) fn build_parts(parts: &[PartSpec]) -> Result<Vec<Part>, Failure> {
                 let part = Part::data(value);
                 match &p.media_type {
                     Some(m) => part.with_media_type(m.clone()),
-                    None => part.with_media_type("application/json"),
+                    None => part,
                 }
             }
         };

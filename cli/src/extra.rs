@@ -270,8 +270,9 @@ pub(crate) async fn conformance(run: &Run, command: &crate::args::Command) -> Re
     if report.must_failed() {
         let mut f = Failure::local(code::INTERNAL, format!("the agent failed a MUST check: {}", report.summary_line()))
             .with_hint("the table shows each failed scenario with what it expected and got; --report-html FILE writes a browsable report");
-        f.code = "A2ACLI_CONFORMANCE_FAILED".to_owned();
+        f.code = "A2ACORE_CONFORMANCE_FAILED".to_owned();
         f.exit = 1;
+        f.printed = run.json;
         return Err(f);
     }
     Ok(())

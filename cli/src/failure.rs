@@ -51,6 +51,9 @@ pub(crate) struct Failure {
     pub(crate) a2a_code: Option<Value>,
     /// The exit status.
     pub(crate) exit: u8,
+    /// The result was already printed (a conformance report): under
+    /// `-o json` the envelope goes to stderr, keeping stdout one document.
+    pub(crate) printed: bool,
 }
 
 impl Failure {
@@ -62,6 +65,7 @@ impl Failure {
             hint: None,
             a2a_code: None,
             exit: code::exit(code),
+            printed: false,
         }
     }
 
@@ -156,6 +160,7 @@ impl Failure {
             hint,
             a2a_code: Some(json!(e.code().0)),
             exit: 1,
+            printed: false,
         }
     }
 

@@ -65,7 +65,7 @@ fn wants_json(argv: &[String]) -> bool {
 }
 
 fn report(json: bool, f: &Failure) -> u8 {
-    if json {
+    if json && !f.printed {
         match serde_json::to_string(&f.envelope()) {
             Ok(s) => say(&s),
             Err(_) => tell("a2a: the error could not be written as JSON"),

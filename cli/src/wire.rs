@@ -103,6 +103,9 @@ pub(crate) struct Wire {
     inner: HyperClient,
     debug: bool,
     redactor: Arc<Redactor>,
+    /// An API key the card's scheme puts in the query: added to every
+    /// request of the A2A calls (not to the card's).
+    query: Option<(String, String)>,
 }
 
 impl std::fmt::Debug for Wire {
@@ -122,7 +125,46 @@ impl Wire {
             inner: HyperClient::with_options(hyper),
             debug: options.debug,
             redactor: Arc::new(options.redactor.clone()),
+            query: None,
         })
+    }
+
+    /// The same client (sharing its pool) adding `name=value` to the
+    /// query of every request.
+    pub(crate) fn with_query(&self, name: &str, value: &str) -> Wire {
+        let mut w = self.clone();
+        w.query = Some((name.to_owned(), value.to_owned()));
+        w
+    }
+
+    fn add_query(
+        &self,
+        mut request: http::Request<Bytes>,
+    ) -> Result<http::Request<Bytes>, HttpError> {
+        let Some((name, value)) = &self.query else {
+            return Ok(request);
+        };
+        let enc = |s: &str| -> String {
+            s.bytes()
+                .map(|b| match b {
+                    b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                        (b as char).to_string()
+                    }
+                    _ => format!("%{b:02X}"),
+                })
+                .collect()
+        };
+        let uri = request.uri().to_string();
+        let sep = if request.uri().query().is_some() {
+            '&'
+        } else {
+            '?'
+        };
+        let with = format!("{uri}{sep}{}={}", enc(name), enc(value));
+        *request.uri_mut() = with
+            .parse()
+            .map_err(|e| HttpError::Other(format!("the API key cannot go in the query: {e}")))?;
+        Ok(request)
     }
 
     /// Logs a line under `--debug`, redacted.
@@ -230,6 +272,10 @@ impl HttpClient for Wire {
         &self,
         request: http::Request<Bytes>,
     ) -> BoxFuture<'_, Result<http::Response<ResponseBody>, HttpError>> {
+        let request = match self.add_query(request) {
+            Ok(r) => r,
+            Err(e) => return Box::pin(std::future::ready(Err(e))),
+        };
         if !self.debug {
             return self.inner.send(request);
         }
