@@ -129,10 +129,11 @@ pub(crate) async fn resolve_card(wire: &Wire, reference: &str) -> Result<Card, F
                 )
                 .with_hint("give a host, a card URL or an existing file with --agent-card")
             })?;
-            if let Some(catalog) = catalog_entry(&bytes, entry)? {
-                return Box::pin(resolve_card(wire, &catalog)).await;
+            match catalog_entry(&bytes, entry)? {
+                Some(Entry::Reference(r)) => return Box::pin(resolve_card(wire, &r)).await,
+                Some(Entry::Inline(card)) => card,
+                None => Bytes::from(bytes),
             }
-            Bytes::from(bytes)
         }
         CardFrom::Url(url) => fetch(wire, url).await?,
     };
@@ -145,10 +146,16 @@ pub(crate) async fn resolve_card(wire: &Wire, reference: &str) -> Result<Card, F
     Ok(Card { card, json, from })
 }
 
+/// A catalog entry: a reference to resolve, or a card given inline.
+enum Entry {
+    Reference(String),
+    Inline(Bytes),
+}
+
 /// A catalog (a JSON document with an `agents` array of `{name, url}` or
 /// `{name, card}` entries; §10.1 catalog resolution): the entry named
 /// after `#`, or the only one. `None` when the document is not a catalog.
-fn catalog_entry(bytes: &[u8], entry: Option<&str>) -> Result<Option<String>, Failure> {
+fn catalog_entry(bytes: &[u8], entry: Option<&str>) -> Result<Option<Entry>, Failure> {
     let Ok(doc) = serde_json::from_slice::<serde_json::Value>(bytes) else {
         return Ok(None);
     };
@@ -185,15 +192,10 @@ fn catalog_entry(bytes: &[u8], entry: Option<&str>) -> Result<Option<String>, Fa
         )
     })?;
     if let Some(url) = found.get("url").and_then(|u| u.as_str()) {
-        return Ok(Some(url.to_owned()));
+        return Ok(Some(Entry::Reference(url.to_owned())));
     }
     if let Some(card) = found.get("card") {
-        let dir = std::env::temp_dir().join(format!("a2a-cli-catalog-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| Failure::local(code::INTERNAL, e.to_string()))?;
-        let path = dir.join("card.json");
-        std::fs::write(&path, card.to_string())
-            .map_err(|e| Failure::local(code::INTERNAL, e.to_string()))?;
-        return Ok(Some(path.display().to_string()));
+        return Ok(Some(Entry::Inline(Bytes::from(card.to_string()))));
     }
     Err(Failure::local(
         code::CARD_INVALID,
