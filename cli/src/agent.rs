@@ -501,7 +501,7 @@ pub(crate) fn request_headers(
         .settings
         .get("bearer")
         .map(str::to_owned)
-        .or_else(|| crate::auth::stored_token(run, &card.from.origin(&card.card)));
+        .or_else(|| stored(run, &card.from.origin(&card.card)));
     if let Some(token) = bearer {
         let v = HeaderValue::from_str(&format!("Bearer {token}"))
             .map_err(|_| Failure::usage("--bearer: the token cannot be sent in a header"))?;
@@ -547,4 +547,26 @@ pub(crate) fn request_headers(
 /// Whether the card declares a scheme a bearer token or API key fits.
 pub(crate) fn accepts_credentials(card: &AgentCard) -> bool {
     !card.security_schemes.is_empty()
+}
+
+/// The stored OAuth token for `origin`, unless an API key was given.
+fn stored(run: &Run, origin: &str) -> Option<String> {
+    if run.settings.get("api-key").is_some() {
+        return None;
+    }
+    match crate::tokens::stored_token(origin)? {
+        crate::tokens::Stored::Token(token, path) => {
+            run.debug(&format!(
+                "attaching the stored token for {origin} ({})",
+                path.display()
+            ));
+            Some(token)
+        }
+        crate::tokens::Stored::Expired => {
+            run.note(&format!(
+                "the stored token for {origin} has expired; run `a2a auth login` again"
+            ));
+            None
+        }
+    }
 }

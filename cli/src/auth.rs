@@ -5,8 +5,7 @@
 //! under the configuration directory, per agent origin, and attached to
 //! later calls to that agent when no `--bearer`/`--api-key` is given.
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use a2a_transport::HttpClient;
 use a2a_types::{AgentCard, OAuthFlows, SecurityScheme};
@@ -17,95 +16,8 @@ use crate::agent::resolve_card;
 use crate::args::Flow;
 use crate::failure::{code, Failure};
 use crate::run::Run;
-use crate::settings::config_dir;
+use crate::tokens::{login_hint, now, store_file, write_secret};
 use crate::wire::{Wire, WireOptions};
-
-/// The token store's directory.
-fn store_dir() -> Option<PathBuf> {
-    config_dir().map(|d| d.join("credentials"))
-}
-
-fn store_file(origin: &str) -> Option<PathBuf> {
-    let name: String = origin
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    store_dir().map(|d| d.join(format!("{name}.json")))
-}
-
-fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or_default()
-}
-
-/// The stored, unexpired token for `origin`, unless credentials were
-/// given on the command line or in the environment.
-pub(crate) fn stored_token(run: &Run, origin: &str) -> Option<String> {
-    if run.settings.get("api-key").is_some() {
-        return None;
-    }
-    let path = store_file(origin)?;
-    let doc: Value = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
-    if let Some(exp) = doc.get("expiresAt").and_then(Value::as_u64) {
-        if exp <= now() {
-            run.note(&format!(
-                "the stored token for {origin} has expired; run `a2a auth login` again"
-            ));
-            return None;
-        }
-    }
-    let token = doc.get("accessToken")?.as_str()?.to_owned();
-    run.debug(&format!(
-        "attaching the stored token for {origin} ({})",
-        path.display()
-    ));
-    Some(token)
-}
-
-/// Every stored token, so that diagnostics can redact them.
-pub(crate) fn any_stored_secret() -> Result<Option<Vec<String>>, String> {
-    let Some(dir) = store_dir() else {
-        return Ok(None);
-    };
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Ok(None);
-    };
-    let mut out = Vec::new();
-    for e in entries.flatten() {
-        if let Ok(bytes) = std::fs::read(e.path()) {
-            if let Ok(doc) = serde_json::from_slice::<Value>(&bytes) {
-                if let Some(t) = doc.get("accessToken").and_then(Value::as_str) {
-                    out.push(t.to_owned());
-                }
-            }
-        }
-    }
-    Ok(Some(out))
-}
-
-/// The hint for an agent that wants credentials, from its schemes.
-pub(crate) fn login_hint(card: &AgentCard) -> Option<String> {
-    let mut hints = Vec::new();
-    for (name, s) in &card.security_schemes {
-        hints.push(match s {
-            SecurityScheme::OAuth2(_) | SecurityScheme::OpenIdConnect(_) => {
-                format!("a2a auth login -a <agent> --scheme {name}")
-            }
-            SecurityScheme::HttpAuth(_) => "--bearer <token> (or A2ACLI_BEARER)".to_owned(),
-            SecurityScheme::ApiKey(_) => "--api-key <key> (or A2ACLI_API_KEY)".to_owned(),
-            SecurityScheme::MutualTls(_) => "--cert <pem> --key <pem>".to_owned(),
-        });
-    }
-    (!hints.is_empty()).then(|| format!("the agent's card asks for: {}", hints.join(" or ")))
-}
 
 fn form(pairs: &[(&str, &str)]) -> String {
     fn enc(s: &str) -> String {
@@ -406,35 +318,6 @@ pub(crate) async fn login(
         r.lines()
     });
     Ok(())
-}
-
-/// Writes a secret file: the directory 0700, the file 0600 (§8.3).
-pub(crate) fn write_secret(path: &std::path::Path, bytes: &[u8]) -> Result<(), Failure> {
-    let fail =
-        |e: std::io::Error| Failure::local(code::INTERNAL, format!("{}: {e}", path.display()));
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(fail)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(fail)?;
-        }
-    }
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let mut f = options.open(path).map_err(fail)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        f.set_permissions(std::fs::Permissions::from_mode(0o600))
-            .map_err(fail)?;
-    }
-    std::io::Write::write_all(&mut f, bytes).map_err(fail)
 }
 
 /// `auth logout`: removes the stored token of the agent.

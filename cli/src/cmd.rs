@@ -172,7 +172,7 @@ fn a2a(agent: &Agent) -> impl Fn(A2aError) -> Failure + '_ {
     move |e| {
         let mut f = Failure::from_a2a(&e, agent.credentials);
         if f.code == code::CREDENTIALS_MISSING {
-            if let Some(hint) = crate::auth::login_hint(&agent.card.card) {
+            if let Some(hint) = crate::tokens::login_hint(&agent.card.card) {
                 f.hint = Some(hint);
             }
         }
@@ -247,7 +247,7 @@ pub(crate) async fn card_get(
                 "the extended card needs the credentials of a scheme the card declares",
             )
             .with_hint(
-                crate::auth::login_hint(&card.card)
+                crate::tokens::login_hint(&card.card)
                     .unwrap_or_else(|| "pass --bearer TOKEN or --api-key KEY".to_owned()),
             ));
         }

@@ -21,6 +21,7 @@ mod run;
 mod settings;
 mod signature;
 mod term;
+mod tokens;
 mod wire;
 
 use std::process::ExitCode;

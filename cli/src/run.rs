@@ -98,7 +98,7 @@ impl Run {
                 }
             }
         }
-        if let Ok(Some(token)) = crate::auth::any_stored_secret() {
+        if let Ok(Some(token)) = crate::tokens::any_stored_secret() {
             for t in token {
                 redactor.secret(&t);
             }
