@@ -306,17 +306,18 @@ pub(crate) fn repoint(card: &mut Value, from: &str, to: &str) {
     }
 }
 
-/// A TCP proxy to `upstream` that cuts the first connection whose bytes
-/// contain `needle`, `after` it was seen; its base URL, and whether it has
-/// cut.
+/// A TCP proxy to `upstream` that cuts the first connection whose request
+/// contains `needle`, right after its answer has carried a WORKING state
+/// (so mid-task, whatever the machine's speed); its base URL, and whether
+/// it has cut.
 pub(crate) async fn cutting_proxy(
     upstream: &str,
     needle: &'static str,
-    after: Duration,
 ) -> (String, Arc<AtomicBool>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr: SocketAddr = listener.local_addr().unwrap();
     let up: SocketAddr = upstream.trim_start_matches("http://").parse().unwrap();
+    let armed = Arc::new(AtomicBool::new(false));
     let cut = Arc::new(AtomicBool::new(false));
     let has_cut = Arc::clone(&cut);
     tokio::spawn(async move {
@@ -324,6 +325,7 @@ pub(crate) async fn cutting_proxy(
             let Ok((mut client, _)) = listener.accept().await else {
                 return;
             };
+            let armed = Arc::clone(&armed);
             let cut = Arc::clone(&cut);
             tokio::spawn(async move {
                 let Ok(mut server) = tokio::net::TcpStream::connect(up).await else {
@@ -340,7 +342,7 @@ pub(crate) async fn cutting_proxy(
                             Ok(n) => n,
                         };
                         if String::from_utf8_lossy(&buf[..n]).contains(needle)
-                            && !cut.swap(true, Ordering::SeqCst)
+                            && !armed.swap(true, Ordering::SeqCst)
                         {
                             doomed.store(true, Ordering::SeqCst);
                         }
@@ -350,20 +352,28 @@ pub(crate) async fn cutting_proxy(
                     }
                 };
                 let to_client = async {
-                    let _ = tokio::io::copy(&mut sr, &mut cw).await;
-                };
-                let watchdog = async {
+                    let mut buf = [0u8; 16384];
                     loop {
-                        tokio::time::sleep(Duration::from_millis(20)).await;
-                        if doomed.load(Ordering::SeqCst) {
-                            tokio::time::sleep(after).await;
+                        let n = match sr.read(&mut buf).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => n,
+                        };
+                        if cw.write_all(&buf[..n]).await.is_err() {
+                            return;
+                        }
+                        if doomed.load(Ordering::SeqCst)
+                            && String::from_utf8_lossy(&buf[..n]).contains("TASK_STATE_WORKING")
+                        {
+                            cut.store(true, Ordering::SeqCst);
                             return;
                         }
                     }
                 };
+                // Whichever direction ends first ends the connection: the
+                // cut drops both halves.
                 tokio::select! {
-                    () = async { tokio::join!(to_server, to_client); } => {}
-                    () = watchdog => {}
+                    () = to_server => {}
+                    () = to_client => {}
                 }
             });
         }

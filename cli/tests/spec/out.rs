@@ -88,6 +88,28 @@ async fn a2acli_out_003() {
         at(lines.last().unwrap(), "/statusUpdate/status/state"),
         "TASK_STATE_COMPLETED"
     );
+    // Flushed as produced: the first line arrives well before the last
+    // (three chunks 400 ms apart).
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_a2a"))
+        .args(["send", "-a", &url, "stream 3 400", "--stream", "-o", "json"])
+        .env_clear()
+        .env("HOME", temp_dir("flush-home"))
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines =
+        tokio::io::AsyncBufReadExt::lines(tokio::io::BufReader::new(child.stdout.take().unwrap()));
+    let started = std::time::Instant::now();
+    let first = lines.next_line().await.unwrap().unwrap();
+    let first_at = started.elapsed();
+    assert!(first.starts_with("{\"task\":"), "{first}");
+    while lines.next_line().await.unwrap().is_some() {}
+    assert!(child.wait().await.unwrap().success());
+    assert!(
+        started.elapsed() - first_at >= std::time::Duration::from_millis(600),
+        "first line at {first_at:?}"
+    );
     let broken = breaking_stream_agent().await;
     let o = a2a(&[
         "send",

@@ -193,8 +193,7 @@ async fn a2acli_task_poll_003() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a2acli_task_poll_004() {
     let url = agent(&[]).await;
-    let (proxy, cut) =
-        cutting_proxy(&url, "SendStreamingMessage", Duration::from_millis(300)).await;
+    let (proxy, cut) = cutting_proxy(&url, "SendStreamingMessage").await;
     let card = card_file(&url, |c| repoint(c, &url, &proxy)).await;
     let o = cli()
         .run(&[

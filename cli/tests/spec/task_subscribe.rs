@@ -1,8 +1,6 @@
 //! `TASK_SUBSCRIBE`: subscription and stream resumption (a2a-cli spec
 //! §9.2, §9.4).
 
-use std::time::Duration;
-
 use crate::common::*;
 
 /// `task subscribe` follows a running task: the terminal task as one
@@ -58,8 +56,7 @@ async fn a2acli_task_subscribe_001() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a2acli_task_subscribe_002() {
     let url = agent(&[]).await;
-    let (proxy, cut) =
-        cutting_proxy(&url, "SendStreamingMessage", Duration::from_millis(300)).await;
+    let (proxy, cut) = cutting_proxy(&url, "SendStreamingMessage").await;
     let card = card_file(&url, |c| repoint(c, &url, &proxy)).await;
     let o = cli()
         .run(&[
@@ -95,7 +92,7 @@ async fn a2acli_task_subscribe_002() {
         .json(&["send", "-a", &url, "slow 1500", "--async"])
         .await;
     let id = task_id(&sent);
-    let (proxy, cut) = cutting_proxy(&url, "SubscribeToTask", Duration::from_millis(300)).await;
+    let (proxy, cut) = cutting_proxy(&url, "SubscribeToTask").await;
     let card = card_file(&url, |c| repoint(c, &url, &proxy)).await;
     let o = cli()
         .run(&[
