@@ -24,6 +24,23 @@ async fn a2acli_send_001() {
     assert_eq!(at(&reply, "/message/parts/0/text"), "hi you");
     let text = cli().ok(&["send", "-a", &url, "message hi you"]).await;
     assert_eq!(field(&text, "Role"), Some("agent"), "{text}");
+    // --metadata travels in the message (the payload), as a JSON object.
+    let tagged = cli()
+        .json(&[
+            "send",
+            "-a",
+            &url,
+            "echo tagged",
+            "--metadata",
+            r#"{"tenant":"acme","n":1}"#,
+        ])
+        .await;
+    assert_eq!(
+        tagged["task"]["history"][0]["metadata"],
+        serde_json::json!({"tenant": "acme", "n": 1})
+    );
+    let o = a2a(&["send", "-a", &url, "echo x", "--metadata", "[1]"]).await;
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
 }
 
 /// Blocking by default (the answer is the finished task); `--async` and
