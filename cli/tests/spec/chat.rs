@@ -34,4 +34,30 @@ async fn a2acli_chat_001() {
         .json(&["task", "list", "-a", &url, "--context-id", contexts[0]])
         .await;
     assert_eq!(listed["tasks"].as_array().unwrap().len(), 3);
+    // On a terminal (script(1) gives it one) it prompts; off one (above) never.
+    if std::path::Path::new("/usr/bin/script").exists() {
+        let command = format!("{} chat -a {url}", env!("CARGO_BIN_EXE_a2a"));
+        let mut child = tokio::process::Command::new("/usr/bin/script")
+            .args(["-qec", &command, "/dev/null"])
+            .env("HOME", temp_dir("tty-home"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        tokio::io::AsyncWriteExt::write_all(&mut input, b"echo on a tty\n/quit\n")
+            .await
+            .unwrap();
+        drop(input);
+        let o = tokio::time::timeout(std::time::Duration::from_secs(30), child.wait_with_output())
+            .await
+            .unwrap()
+            .unwrap();
+        let tty = String::from_utf8_lossy(&o.stdout).replace('\r', "");
+        assert!(tty.contains("you> "), "{tty}");
+        assert!(tty.contains("State: COMPLETED"), "{tty}");
+    } else {
+        eprintln!("note: no /usr/bin/script here; the terminal half of this test did not run");
+    }
 }
