@@ -16,6 +16,9 @@ use a2a_transport::{BoxFuture, HttpClient};
 use bytes::Bytes;
 use futures_util::Stream;
 
+use a2a_transport::grpc::{operation_of_path, FrameDecoder, DEFAULT_MAX_MESSAGE_SIZE};
+use a2a_types::Operation;
+
 use crate::term::tell;
 
 /// What replaces a credential in diagnostics.
@@ -259,6 +262,63 @@ impl rustls::client::danger::ServerCertVerifier for NoVerification {
     }
 }
 
+/// One gRPC message (without its 5-byte prefix) as ProtoJSON: the
+/// operation's request, or its reply (`reply`), or `None` when it does not
+/// decode.
+fn grpc_json(op: Operation, reply: bool, message: &[u8]) -> Option<String> {
+    fn json<T: a2a_proto::Protobuf + serde::Serialize>(m: &[u8]) -> Option<String> {
+        let v: T = a2a_proto::decode(m).ok()?;
+        a2a_types::to_vec(&v)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+    }
+    use a2a_types as t;
+    use Operation as O;
+    match (op, reply) {
+        (O::SendMessage | O::SendStreamingMessage, false) => json::<t::SendMessageRequest>(message),
+        (O::SendMessage, true) => json::<t::SendMessageResponse>(message),
+        (O::SendStreamingMessage | O::SubscribeToTask, true) => json::<t::StreamResponse>(message),
+        (O::GetTask, false) => json::<t::GetTaskRequest>(message),
+        (O::GetTask | O::CancelTask, true) => json::<t::Task>(message),
+        (O::ListTasks, false) => json::<t::ListTasksRequest>(message),
+        (O::ListTasks, true) => json::<t::ListTasksResponse>(message),
+        (O::CancelTask, false) => json::<t::CancelTaskRequest>(message),
+        (O::SubscribeToTask, false) => json::<t::SubscribeToTaskRequest>(message),
+        (O::CreateTaskPushNotificationConfig, _) | (O::GetTaskPushNotificationConfig, true) => {
+            json::<t::TaskPushNotificationConfig>(message)
+        }
+        (O::GetTaskPushNotificationConfig, false) => {
+            json::<t::GetTaskPushNotificationConfigRequest>(message)
+        }
+        (O::ListTaskPushNotificationConfigs, false) => {
+            json::<t::ListTaskPushNotificationConfigsRequest>(message)
+        }
+        (O::ListTaskPushNotificationConfigs, true) => {
+            json::<t::ListTaskPushNotificationConfigsResponse>(message)
+        }
+        (O::DeleteTaskPushNotificationConfig, false) => {
+            json::<t::DeleteTaskPushNotificationConfigRequest>(message)
+        }
+        (O::GetExtendedAgentCard, false) => json::<t::GetExtendedAgentCardRequest>(message),
+        (O::GetExtendedAgentCard, true) => json::<t::AgentCard>(message),
+        _ => None,
+    }
+}
+
+/// The gRPC messages of a body (whole frames; a partial one waits in
+/// `decoder`), each as ProtoJSON or its size.
+fn grpc_lines(op: Operation, reply: bool, decoder: &mut FrameDecoder, chunk: &[u8]) -> Vec<String> {
+    decoder.push(chunk);
+    let mut out = Vec::new();
+    while let Ok(Some(m)) = decoder.next_message() {
+        out.push(match grpc_json(op, reply, &m) {
+            Some(j) => format!("[gRPC message] {j}"),
+            None => format!("[gRPC message of {} bytes]", m.len()),
+        });
+    }
+    out
+}
+
 /// A body for the log: text when it reads as UTF-8, else its size.
 fn body_text(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
@@ -293,7 +353,15 @@ impl HttpClient for Wire {
                 r.header_line(name.as_str(), value.as_bytes())
             ));
         }
-        if !request.body().is_empty() {
+        let grpc = (request.version() == http::Version::HTTP_2)
+            .then(|| operation_of_path(request.uri().path()))
+            .flatten();
+        if let Some(op) = grpc {
+            let mut decoder = FrameDecoder::new(DEFAULT_MAX_MESSAGE_SIZE);
+            for l in grpc_lines(op, false, &mut decoder, request.body()) {
+                lines.push(format!("> {l}"));
+            }
+        } else if !request.body().is_empty() {
             lines.push(format!("> {}", body_text(request.body())));
         }
         for l in &lines {
@@ -322,6 +390,7 @@ impl HttpClient for Wire {
                             body,
                             wire: me.clone(),
                             done: false,
+                            grpc: grpc.map(|op| (op, FrameDecoder::new(DEFAULT_MAX_MESSAGE_SIZE))),
                         })
                     }))
                 }
@@ -335,6 +404,8 @@ struct Logged {
     body: ResponseBody,
     wire: Wire,
     done: bool,
+    /// A gRPC call's operation, and the frames read so far.
+    grpc: Option<(Operation, FrameDecoder)>,
 }
 
 impl Stream for Logged {
@@ -347,7 +418,15 @@ impl Stream for Logged {
         match Pin::new(&mut self.body).poll_next(cx) {
             Poll::Pending => Poll::Pending,
             Poll::Ready(Some(Ok(bytes))) => {
-                self.wire.debug(&format!("< {}", body_text(&bytes)));
+                let this = &mut *self;
+                match &mut this.grpc {
+                    Some((op, decoder)) => {
+                        for l in grpc_lines(*op, true, decoder, &bytes) {
+                            this.wire.debug(&format!("< {l}"));
+                        }
+                    }
+                    None => this.wire.debug(&format!("< {}", body_text(&bytes))),
+                }
                 Poll::Ready(Some(Ok(BodyChunk::Data(bytes))))
             }
             Poll::Ready(Some(Err(e))) => {

@@ -241,6 +241,17 @@ async fn a2acli_tx_005() {
         "{}",
         err(&o)
     );
+    // --debug decodes the binary messages: the request and each event.
+    assert!(
+        err(&o).contains("> [gRPC message] {\"message\":"),
+        "{}",
+        err(&o)
+    );
+    assert!(
+        err(&o).contains("< [gRPC message] {\"statusUpdate\":"),
+        "{}",
+        err(&o)
+    );
     let id = task_id(&serde_json::from_str(out(&o).trim()).unwrap());
     let got = cli()
         .json(&["task", "get", &id, "-a", &url, "--transport", "grpc"])
