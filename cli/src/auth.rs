@@ -139,13 +139,9 @@ async fn endpoints(
                     .is_some_and(|g| g.iter().any(|g| g == "client_credentials")),
             }
         }
-        _ => unreachable_scheme()?,
+        _ => return Err(Failure::local(code::INTERNAL, "not an OAuth 2 or OpenID Connect scheme")),
     };
     Ok((name.clone(), e))
-}
-
-fn unreachable_scheme() -> Result<Endpoints, Failure> {
-    Err(Failure::local(code::INTERNAL, "not an OAuth scheme"))
 }
 
 fn token_failure(status: u16, doc: &Value) -> Failure {

@@ -630,10 +630,12 @@ async fn follow(
                                 events = again;
                                 continue;
                             }
-                            Err(e) => return Err(stream_error(run, agent, &e, print)),
+                            Err(e) => return Err(a2a(agent)(e)),
                         }
                     }
-                    _ => return Err(stream_error(run, agent, &e, print)),
+                    // Under `-o json --stream`, main prints the error as
+                    // the last line (§11.4).
+                    _ => return Err(a2a(agent)(e)),
                 }
             }
         }
@@ -660,12 +662,6 @@ async fn follow(
     }
     outcome_warning(run, &task);
     Ok(())
-}
-
-/// A stream-ending error: under `-o json --stream` the envelope is the
-/// last line (§11.4), which `main` prints; here it is only classified.
-fn stream_error(_run: &Run, agent: &Agent, e: &A2aError, _print: bool) -> Failure {
-    a2a(agent)(e.clone())
 }
 
 /// `task get ID [--wait]`.

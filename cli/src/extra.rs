@@ -324,23 +324,21 @@ pub(crate) async fn chat(run: &Run) -> Result<(), Failure> {
         match &answer {
             SendMessageResponse::Task(t) => {
                 context.clone_from(&t.context_id);
+                let t = if settled(t.status.state) {
+                    t.clone()
+                } else {
+                    poll_task(run, &agent, &t.id).await?
+                };
                 // The task stays the active one while it waits for input.
                 task = if t.status.state.is_interrupted() {
                     t.id.clone()
                 } else {
                     String::new()
                 };
-                let t = if settled(t.status.state) {
-                    t.clone()
-                } else {
-                    poll_task(run, &agent, &t.id).await?
-                };
-                if !t.status.state.is_interrupted() {
-                    task.clear();
-                } else {
-                    task.clone_from(&t.id);
+                let shown = SendMessageResponse::Task(t);
+                if let SendMessageResponse::Task(t) = &shown {
+                    run.show(&shown, || output::task(t, false, run.verbose));
                 }
-                run.show(&answer_of(&t), || output::task(&t, false, run.verbose));
             }
             SendMessageResponse::Message(m) => {
                 if !m.context_id.is_empty() {
@@ -351,10 +349,6 @@ pub(crate) async fn chat(run: &Run) -> Result<(), Failure> {
         }
     }
     Ok(())
-}
-
-fn answer_of(t: &a2a_types::Task) -> SendMessageResponse {
-    SendMessageResponse::Task(t.clone())
 }
 
 async fn poll_task(
