@@ -120,8 +120,9 @@ async fn a2acli_task_poll_002() {
         }
     };
     let pid = child.id().unwrap().to_string();
-    assert!(std::process::Command::new("kill")
-        .args(["-INT", &pid])
+    // The shell's own `kill`: there on every system with a shell.
+    assert!(std::process::Command::new("sh")
+        .args(["-c", &format!("kill -INT {pid}")])
         .status()
         .unwrap()
         .success());
