@@ -18,5 +18,8 @@ fn the_readme_shows_the_hello_agent_as_it_is() {
         .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with("//"))
         .count();
     assert!(lines <= 30, "{lines} lines of code");
-    assert!(readme.contains(&format!("({lines} lines of code;")), "the README's count");
+    assert!(
+        readme.contains(&format!("({lines} lines of code;")),
+        "the README's count"
+    );
 }

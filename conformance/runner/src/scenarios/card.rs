@@ -131,6 +131,11 @@ async fn interfaces(cx: &Ctx<'_>) -> Check {
         else {
             continue;
         };
+        // A gRPC interface is not an HTTP+JSON one: its `host:port` has no
+        // `/message:send` (the grpc.* scenarios call it over gRPC).
+        if binding == a2a_transport::Binding::Grpc {
+            continue;
+        }
         let req = match binding {
             a2a_transport::Binding::JsonRpc => Req::new(Method::POST, iface.url.clone())
                 .headers(&cx.auth_headers())
