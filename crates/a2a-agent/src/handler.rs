@@ -30,7 +30,7 @@ use a2a_types::{
 use http::HeaderValue;
 
 use crate::catch::CatchUnwind;
-use crate::executor::{AgentExecutor, RequestContext};
+use crate::executor::{AgentExecutor, ExecuteError, RequestContext};
 use crate::ids::IdGenerator;
 use crate::owner::{Owner, OwnerResolver, PrincipalAndTenant};
 use crate::push::{PushHub, PushObserver, PushSender};
@@ -38,7 +38,7 @@ use crate::runtime::Runtime;
 use crate::shared::{store_error, Shared};
 use crate::store::{changed, Change, StoreError, TaskQuery, TaskStore, TaskWatch, View};
 use crate::subscription::{once, Subscription, Until};
-use crate::updater::{Birth, First, TaskUpdater, UpdaterInner};
+use crate::updater::{Birth, Failure, First, TaskUpdater, UpdaterInner};
 
 /// How a handler behaves where the spec leaves the agent a choice.
 #[derive(Debug, Clone)]
@@ -505,7 +505,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
         let release = self.config.interrupted_timeout;
         let work = async move {
             let outcome = CatchUnwind(Box::pin(executor.execute(context, updater))).await;
-            inner.finish(outcome, release).await;
+            inner.finish(failure(outcome), release).await;
         };
         let mut work: BoxFuture<'static, ()> = Box::pin(work);
         // Polling with a no-op waker is sound: whatever the future waits on
@@ -1105,6 +1105,29 @@ impl<E: AgentExecutor> AgentHandler<E> {
             ));
         }
         Ok(card.clone())
+    }
+}
+
+/// How an `execute` ended, as the updater reports it: an error or a panic
+/// is a [`Failure`]; an [`A2aError`] is answered as it is.
+fn failure(outcome: Result<Result<(), ExecuteError>, String>) -> Option<Failure> {
+    match outcome {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => {
+            let why = format!("the agent failed: {e}");
+            let answer = match e.downcast::<A2aError>() {
+                Ok(e) => *e,
+                Err(_) => A2aError::internal(why.clone()),
+            };
+            Some(Failure { answer, why })
+        }
+        Err(panic) => {
+            let why = format!("the agent failed: {panic}");
+            Some(Failure {
+                answer: A2aError::internal(why.clone()),
+                why,
+            })
+        }
     }
 }
 

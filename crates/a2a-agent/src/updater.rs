@@ -21,7 +21,6 @@ use a2a_types::{
 };
 
 use crate::catch::race;
-use crate::executor::ExecuteError;
 use crate::owner::Owner;
 use crate::runtime::timestamp;
 use crate::shared::Shared;
@@ -116,6 +115,13 @@ impl FirstAct {
             }
         })
     }
+}
+
+/// How `execute` failed: the error a caller still waiting for the first
+/// act is answered, and the status message of a task it leaves.
+pub(crate) struct Failure {
+    pub(crate) answer: A2aError,
+    pub(crate) why: String,
 }
 
 /// What creating the task needs, kept until the first update.
@@ -483,24 +489,11 @@ impl UpdaterInner {
     /// not answered within that time ends FAILED with a status message
     /// saying so (the interrupted-task timeout of
     /// [`HandlerConfig`](crate::HandlerConfig)).
-    pub(crate) async fn finish(
-        &self,
-        outcome: Result<Result<(), ExecuteError>, String>,
-        release: Option<Duration>,
-    ) {
-        let failure = match outcome {
-            Ok(Ok(())) => None,
-            Ok(Err(e)) => Some(Err(e)),
-            Err(panic) => Some(Ok(format!("the agent failed: {panic}"))),
-        };
+    pub(crate) async fn finish(&self, failure: Option<Failure>, release: Option<Duration>) {
         if self.take_birth().is_some() {
             let error = match failure {
                 None => A2aError::internal("the agent answered neither a task nor a message"),
-                Some(Ok(panic)) => A2aError::internal(panic),
-                Some(Err(e)) => match e.downcast::<A2aError>() {
-                    Ok(e) => *e,
-                    Err(e) => A2aError::internal(format!("the agent failed: {e}")),
-                },
+                Some(f) => f.answer,
             };
             self.first.set(First::Failed(error));
             return;
@@ -536,8 +529,7 @@ impl UpdaterInner {
         }
         let why = match failure {
             None => "the agent stopped without finishing the task".to_owned(),
-            Some(Ok(panic)) => panic,
-            Some(Err(e)) => format!("the agent failed: {e}"),
+            Some(f) => f.why,
         };
         let message = Message::agent_text(shared.ids.next("msg"), why)
             .for_task(&self.task_id, &self.context_id);
