@@ -129,11 +129,7 @@ async fn an_unreachable_agent_is_a_failure() {
         .unwrap();
     assert_eq!(card.outcome, Outcome::Fail);
     assert!(card.detail.contains("connection"), "{}", card.detail);
-    assert!(
-        card.detail.contains("cannot be reached"),
-        "{}",
-        card.detail
-    );
+    assert!(card.detail.contains("cannot be reached"), "{}", card.detail);
     assert!(report.must_failed());
     assert_eq!(report.totals.passed, 0, "{}", report.table());
     // One record says why; the card scenarios do not each fail after it.

@@ -314,8 +314,9 @@ async fn a_behaviour_missing_is_reported_not_implemented() {
         for r in outcomes(&report, scenario) {
             assert_eq!(r.outcome, Outcome::Skip, "{r:?}\n{table}");
             assert!(
-                r.detail
-                    .starts_with("`input-required` not implemented by the agent (asked as the tck contract says"),
+                r.detail.starts_with(
+                    "`input-required` not implemented by the agent (asked as the tck contract says"
+                ),
                 "{r:?}"
             );
             // What it answered instead is in the reason.

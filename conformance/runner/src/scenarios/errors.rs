@@ -415,18 +415,22 @@ async fn accepted_output_modes(cx: &Ctx<'_>) -> Check {
             "a SendMessageResponse (a task or a message)",
             reply.describe(),
         )?;
-        cx.found(format!("answered acceptedOutputModes [{media_type}] with a reply"));
+        cx.found(format!(
+            "answered acceptedOutputModes [{media_type}] with a reply"
+        ));
         return Ok(());
     }
-    expect_wire_error(cx, &reply, ErrorKind::ContentTypeNotSupported).map_err(|stop| match stop {
-        crate::Stop::Fail { got, .. } => fail(
-            format!(
+    expect_wire_error(cx, &reply, ErrorKind::ContentTypeNotSupported).map_err(
+        |stop| match stop {
+            crate::Stop::Fail { got, .. } => fail(
+                format!(
                 "a reply, or ContentTypeNotSupportedError, for acceptedOutputModes [{media_type}]"
             ),
-            got,
-        ),
-        other => other,
-    })?;
+                got,
+            ),
+            other => other,
+        },
+    )?;
     cx.found("refused with ContentTypeNotSupportedError");
     Ok(())
 }
