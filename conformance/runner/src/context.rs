@@ -456,7 +456,7 @@ impl<'a> Ctx<'a> {
             )),
             SendMessageResponse::Message(m) => Err(fail(
                 "a Task",
-                format!("a Message {:?}", m.text().unwrap_or_default()),
+                format!("a Message {:?}", m.text_content().unwrap_or_default()),
             )),
         }
     }
@@ -522,12 +522,12 @@ impl<'a> Ctx<'a> {
 
     /// Sends `request` and expects a task back.
     pub async fn send_task_with(&self, request: SendMessageRequest) -> Check<Task> {
-        let text = request.message.text().unwrap_or_default();
+        let text = request.message.text_content().unwrap_or_default();
         match self.send(request).await? {
             SendMessageResponse::Task(t) => Ok(t),
             SendMessageResponse::Message(m) => Err(fail(
                 format!("a Task for {text:?}"),
-                format!("a Message {:?}", m.text().unwrap_or_default()),
+                format!("a Message {:?}", m.text_content().unwrap_or_default()),
             )),
         }
     }

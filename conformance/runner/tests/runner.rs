@@ -212,7 +212,7 @@ impl a2a_transport::A2aService for EchoAgent {
             if !message.task_id.is_empty() {
                 return Err(a2a_types::A2aError::task_not_found(&message.task_id));
             }
-            let text = message.text().unwrap_or_default();
+            let text = message.text_content().unwrap_or_default();
             let mut reply =
                 a2a_types::Message::agent_text(format!("echo-{}", message.message_id), text);
             reply.context_id = match message.context_id.is_empty() {
