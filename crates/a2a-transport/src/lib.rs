@@ -149,6 +149,10 @@
 //! }
 //! ```
 //!
+//! An error from a call is an [`A2aError`](a2a_types::A2aError): what the agent answered, or,
+//! when the call never completed (a connection refused, a response over
+//! the size limit), a client error ([`ClientFailure`](crate::client::ClientFailure)).
+//!
 //! It does not hold state (tasks, push configs), do I/O, or define the
 //! data model, which belongs to `a2a-types`. Each module's documentation lists
 //! the decisions a reader might question (tenant prefixes, `+` in
@@ -348,7 +352,10 @@ pub mod client {
     //!   `grpc-status` in the trailers (which the host client delivers with
     //!   [`ResponseBody::with_trailers`](crate::client::ResponseBody::with_trailers)) or in a trailers-only head:
     //!   the details' `ErrorInfo` names the error kind (spec 10.6), a
-    //!   missing status is `InvalidAgentResponseError`.
+    //!   missing status is `InvalidAgentResponseError`, and a response with
+    //!   no trailers at all a client error
+    //!   ([`ClientFailure::StreamIncomplete`](crate::client::ClientFailure::StreamIncomplete)):
+    //!   the usual cause is an HTTP client that drops them.
     //! - **JSON-RPC** (spec 9.3): `POST` to the interface URL, the envelope
     //!   written by [`a2a_jsonrpc::encode_request`] with a fresh numeric id per
     //!   call (a counter from 1), `Content-Type: application/json`.
