@@ -701,6 +701,13 @@ impl HttpClient for FaultyHttp {
                 }
                 _ => {}
             }
+            // gRPC answers pass through whole: the HTTP faults are of the
+            // JSON bindings and the card (gRPC has its own), and reading
+            // the body here would drop its trailers, failing every gRPC
+            // call whatever the fault.
+            if crate::wire::media_type(&parts.headers).starts_with("application/grpc") {
+                return Ok(http::Response::from_parts(parts, body));
+            }
             if fault == HttpFault::V03StreamErrorAsJson
                 && crate::wire::media_type(&parts.headers) == "text/event-stream"
             {
