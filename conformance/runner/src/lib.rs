@@ -93,7 +93,7 @@ pub use embedded::{
 };
 pub use memory::{response_body, ServerClient};
 pub use net::{loopback_listener, serve_webhook};
-pub use remote::Remote;
+pub use remote::{base_url_of, Remote};
 pub use report::{Outcome, Record, Report, Totals};
 pub use run::{run, Progress, ProgressFn, RunOptions};
 pub use scenario::{RunFn, Scenario};
