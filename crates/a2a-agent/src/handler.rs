@@ -279,10 +279,12 @@ impl<E> std::fmt::Debug for AgentHandler<E> {
 enum Started {
     /// A direct reply.
     Reply(Message),
-    /// A task: as the call sees it first (created, or continued), the
-    /// position to follow it from, and the watch to follow it with.
+    /// A task: its id, as the call sees it first (created, or continued;
+    /// `None` when the call waits for it to settle instead), the position
+    /// to follow it from, and the watch to follow it with.
     Task {
-        task: Task,
+        id: String,
+        task: Option<Task>,
         position: u64,
         watch: Option<Box<dyn TaskWatch>>,
     },
@@ -570,20 +572,21 @@ impl<E: AgentExecutor> AgentHandler<E> {
         let v0_3 = cx.version == ProtocolVersion::V0_3;
 
         if !message.task_id.is_empty() {
-            let started = self
-                .continue_task(
-                    cx,
-                    &owner,
-                    message,
-                    push.map(|c| *c),
-                    v0_3,
-                    view,
-                    subscribe,
-                    waited_on,
-                    accepted,
-                    request.metadata,
-                )
-                .await?;
+            // Boxed: the continuation's state is large and rare beside a
+            // new message's.
+            let started = Box::pin(self.continue_task(
+                cx,
+                &owner,
+                message,
+                push.map(|c| *c),
+                v0_3,
+                view,
+                subscribe,
+                waited_on,
+                accepted,
+                request.metadata,
+            ))
+            .await?;
             return Ok((started, view, immediately));
         }
 
@@ -608,6 +611,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
             accepted,
             request.metadata,
         );
+        let id = message.task_id.clone();
         let (updater, inner) = TaskUpdater::for_new(
             Arc::clone(&self.shared),
             owner,
@@ -616,7 +620,8 @@ impl<E: AgentExecutor> AgentHandler<E> {
             Birth {
                 message,
                 push,
-                watch: subscribe || !immediately,
+                watch: subscribe,
+                snapshot: subscribe || immediately,
                 yield_after_create: immediately && !subscribe,
             },
         );
@@ -627,10 +632,11 @@ impl<E: AgentExecutor> AgentHandler<E> {
         match inner.first.wait().await {
             First::Reply(message) => Ok((Started::Reply(message), view, immediately)),
             First::Failed(e) => Err(e),
-            First::Created { stored, watch } => Ok((
+            First::Created { task, watch } => Ok((
                 Started::Task {
-                    task: view.of(&stored.task),
-                    position: stored.position,
+                    id,
+                    task: task.map(|t| view.of(&t)),
+                    position: 0,
                     watch,
                 },
                 view,
@@ -734,7 +740,8 @@ impl<E: AgentExecutor> AgentHandler<E> {
             self.run(context, updater, inner, waited_on);
         }
         Ok(Started::Task {
-            task: now.task,
+            id,
+            task: Some(now.task),
             position: now.position,
             watch,
         })
@@ -748,10 +755,16 @@ impl<E: AgentExecutor> AgentHandler<E> {
         let tenant = request.tenant.clone();
         match self.start(cx, request, false).await? {
             (Started::Reply(message), _, _) => Ok(message.into()),
-            (Started::Task { task, .. }, _, true) => Ok(task.into()),
-            (Started::Task { task, watch, .. }, view, false) => {
+            (
+                Started::Task {
+                    task: Some(task), ..
+                },
+                _,
+                true,
+            ) => Ok(task.into()),
+            (Started::Task { id, watch, .. }, view, _) => {
                 let owner = self.owner(cx, &tenant);
-                Ok(self.settled(&owner, task, watch, view).await?.into())
+                Ok(self.settled(&owner, id, watch, view).await?.into())
             }
         }
     }
@@ -761,15 +774,12 @@ impl<E: AgentExecutor> AgentHandler<E> {
     async fn settled(
         &self,
         owner: &Owner,
-        task: Task,
+        id: String,
         watch: Option<Box<dyn TaskWatch>>,
         view: View,
     ) -> Result<Task, A2aError> {
         let store = &self.shared.store;
-        let id = task.id;
-        let Some(mut watch) = watch else {
-            return Err(A2aError::task_not_found(&id));
-        };
+        let mut watch = watch;
         loop {
             let now = store
                 .get(owner, &id, view)
@@ -780,8 +790,22 @@ impl<E: AgentExecutor> AgentHandler<E> {
             if s.is_terminal() || s.is_interrupted() {
                 return Ok(now);
             }
-            if changed(&mut *watch).await == Change::Closed {
-                return Err(A2aError::task_not_found(&id));
+            match watch.as_mut() {
+                Some(w) => {
+                    if changed(&mut **w).await == Change::Closed {
+                        return Err(A2aError::task_not_found(&id));
+                    }
+                }
+                // Most blocking calls find their task settled at the first
+                // read (the work ran inline); the others take a watch now
+                // and read again, so no change between the two is missed.
+                None => {
+                    watch = Some(
+                        store
+                            .watch(&id)
+                            .ok_or_else(|| A2aError::task_not_found(&id))?,
+                    );
+                }
             }
         }
     }
@@ -796,6 +820,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
             (Started::Reply(message), _, _) => Ok(once(StreamResponse::Message(message))),
             (
                 Started::Task {
+                    id,
                     task,
                     position,
                     watch,
@@ -803,11 +828,12 @@ impl<E: AgentExecutor> AgentHandler<E> {
                 view,
                 _,
             ) => {
-                let watch =
-                    watch.ok_or_else(|| A2aError::internal("no subscription was started"))?;
+                let (Some(watch), Some(task)) = (watch, task) else {
+                    return Err(A2aError::internal("no subscription was started"));
+                };
                 Ok(Subscription::new(
                     Arc::clone(&self.shared.store),
-                    task.id.clone(),
+                    id,
                     watch,
                     position,
                     Some(StreamResponse::Task(task)),

@@ -24,7 +24,7 @@ use crate::catch::race;
 use crate::owner::Owner;
 use crate::runtime::timestamp;
 use crate::shared::Shared;
-use crate::store::{changed, Appended, Change, StoreError, StoredTask, TaskWatch, View};
+use crate::store::{changed, Appended, Change, StoreError, TaskWatch, View};
 
 /// Why an update was not made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,9 +73,10 @@ impl From<StoreError> for UpdateError {
 
 /// What the executor did first, for the call that started it.
 pub(crate) enum First {
-    /// It created the task: as created, and the watch the caller asked for.
+    /// It created the task: as created (when the caller asked for it),
+    /// and the watch the caller asked for.
     Created {
-        stored: StoredTask,
+        task: Option<Task>,
         watch: Option<Box<dyn TaskWatch>>,
     },
     /// It answered a direct message.
@@ -131,6 +132,9 @@ pub(crate) struct Birth {
     pub(crate) push: Option<(a2a_types::TaskPushNotificationConfig, bool)>,
     /// Whether the caller follows the task (a stream, or a blocking call).
     pub(crate) watch: bool,
+    /// Whether the caller answers with the task as created (a stream's
+    /// first event, or `returnImmediately`).
+    pub(crate) snapshot: bool,
     /// Whether the caller answers at once (`returnImmediately`): the work
     /// then yields once after creating the task, so the caller's answer
     /// (SUBMITTED) usually goes out before the first event, as it would if
@@ -418,7 +422,11 @@ impl TaskUpdater {
         {
             return Err(UpdateError::AlreadyAnswered);
         }
-        self.inner.create().await?;
+        if self.inner.has_birth() {
+            // Once per task, and large: boxed so that every update's state
+            // does not carry it.
+            Box::pin(self.inner.create()).await?;
+        }
         let shared = &self.inner.shared;
         Ok(shared
             .store
@@ -455,8 +463,9 @@ impl UpdaterInner {
             history: vec![birth.message],
             ..Task::default()
         };
-        let stored = match shared.store.create(&self.owner, task).await {
-            Ok(stored) => stored,
+        let snapshot = birth.snapshot.then(|| task.clone());
+        match shared.store.create(&self.owner, task).await {
+            Ok(()) => {}
             Err(e) => {
                 self.first
                     .set(First::Failed(A2aError::internal(e.to_string())));
@@ -469,12 +478,16 @@ impl UpdaterInner {
             None
         };
         if let Some((config, v0_3)) = birth.push {
-            if let Err(e) = shared.attach_push(&self.owner, config, v0_3, true).await {
+            let attached = Box::pin(shared.attach_push(&self.owner, config, v0_3, true));
+            if let Err(e) = attached.await {
                 self.first.set(First::Failed(e));
                 return Err(UpdateError::TaskGone);
             }
         }
-        self.first.set(First::Created { stored, watch });
+        self.first.set(First::Created {
+            task: snapshot,
+            watch,
+        });
         if birth.yield_after_create {
             YieldNow(false).await;
         }
