@@ -276,6 +276,7 @@ impl<E> std::fmt::Debug for AgentHandler<E> {
 }
 
 /// What `SendMessage` set in motion.
+#[allow(clippy::large_enum_variant)] // one per call, never stored
 enum Started {
     /// A direct reply.
     Reply(Message),
