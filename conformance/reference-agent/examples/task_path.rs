@@ -11,7 +11,6 @@ use a2a_reference_agent::{
     A2aService, AgentConfig, CallContext, RecordingPushSender, ReferenceAgent,
 };
 use a2a_types::{Message, SendMessageRequest};
-use futures_core::Stream;
 use std::sync::Arc;
 
 fn main() {
