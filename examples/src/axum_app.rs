@@ -6,10 +6,13 @@
 //!   own routes: JSON-RPC at `/`, the HTTP+JSON routes (`/message:send`,
 //!   `/tasks/{id}`, ...) and the card at `/.well-known/agent-card.json`.
 //! - [`app_under_prefix`] mounts it under `/a2a` with `nest_service`.
-//!   axum strips the prefix before the agent sees the path, so the agent
-//!   is configured as for the root, and its card must advertise the
-//!   prefixed URLs (`http://host/a2a/` for JSON-RPC, `http://host/a2a` for
-//!   HTTP+JSON). The card is then at `/a2a/.well-known/agent-card.json`,
+//!   axum strips the prefix before the agent sees the path, so the agent's
+//!   server is told the prefix it lost
+//!   (`ServerConfig::with_public_path_prefix("/a2a")`, which
+//!   `A2aServer::new` requires when the card's URLs carry a path the
+//!   server does not see), and its card advertises the prefixed URLs
+//!   (`http://host/a2a/` for JSON-RPC, `http://host/a2a` for HTTP+JSON).
+//!   [`reference_app`] does both, as the `axum-app` binary runs it. The card is then at `/a2a/.well-known/agent-card.json`,
 //!   where a client given `http://host/a2a` looks for it; spec 8.2 puts it
 //!   at the origin's well-known URI, so the app routes
 //!   `/.well-known/agent-card.json` to the agent as well.
@@ -24,8 +27,10 @@
 
 use std::sync::Arc;
 
-use a2a_transport::server::{TowerService, AGENT_CARD_PATH};
+use a2a_transport::server::{ConfigError, TowerService, AGENT_CARD_PATH};
 use a2a_transport::{A2aServer, A2aService};
+
+use crate::server::reference_agent;
 use axum::routing::get;
 use axum::Router;
 
@@ -47,6 +52,23 @@ pub fn app_under_prefix<S: A2aService + 'static>(agent: Arc<A2aServer<S>>) -> Ro
         .route("/health", get(health))
         .nest_service("/a2a", a2a.clone())
         .route_service(AGENT_CARD_PATH, a2a)
+}
+
+/// The reference agent in the app, reached at `origin` (`http://host:port`):
+/// at the root, or under `/a2a` with `prefix`, its server then told the
+/// prefix axum strips. What the `axum-app` binary serves.
+pub fn reference_app(origin: &str, prefix: bool) -> Result<(Router, String), ConfigError> {
+    if prefix {
+        let base_url = format!("{origin}/a2a");
+        let config = a2a_hyper::server_config().with_public_path_prefix("/a2a");
+        Ok((
+            app_under_prefix(reference_agent(&base_url, config)?),
+            base_url,
+        ))
+    } else {
+        let agent = reference_agent(origin, a2a_hyper::server_config())?;
+        Ok((app(agent), origin.to_owned()))
+    }
 }
 
 /// The app's own route.

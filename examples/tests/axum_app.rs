@@ -181,3 +181,22 @@ async fn under_a_prefix_with_the_agents_own_limit_and_keep_alive() {
     assert!(text.contains(": keep-alive\n"), "{text}");
     assert!(text.contains("TASK_STATE_COMPLETED"), "{text}");
 }
+
+/// What the `axum-app` binary serves builds, at the root and under `/a2a`
+/// (issue 27: `--prefix` failed at start, the agent's server not told the
+/// prefix its card's URLs carry), and answers under the prefix.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binarys_app_starts_at_the_root_and_under_a_prefix() {
+    use a2a_examples::axum_app::reference_app;
+    for prefix in [false, true] {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let origin = format!("http://{}", listener.local_addr().unwrap());
+        let (router, base_url) =
+            reference_app(&origin, prefix).unwrap_or_else(|e| panic!("prefix {prefix}: {e}"));
+        assert_eq!(base_url.ends_with("/a2a"), prefix);
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        let (status, card) = get(&format!("{base_url}/.well-known/agent-card.json")).await;
+        assert_eq!(status, 200, "{card}");
+        assert!(card.contains(&format!("\"{base_url}/\"")), "{card}");
+    }
+}

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use a2a_agent::{AgentHandler, HandlerConfig, InMemoryTaskStore, MemoryLimits, TaskStore};
 use a2a_hyper::TokioRuntime;
-use a2a_transport::{dispatch, BoxFuture, CallContext, Forward, ServerConfig};
-use a2a_types::{A2aError, A2aRequest, AgentCard, Reply};
+use a2a_transport::{A2aService, BoxFuture, CallContext, ServerConfig};
+use a2a_types::{A2aError, AgentCard};
 
 use crate::card;
 use crate::config::AgentConfig;
@@ -198,12 +198,30 @@ impl ReferenceAgent {
 /// How often the binary sweeps the store ([`ReferenceAgent::sweep`]).
 pub const SWEEP_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 
-impl Forward for ReferenceAgent {
-    fn forward<'a>(
-        &'a self,
-        cx: &'a CallContext,
-        request: A2aRequest,
-    ) -> BoxFuture<'a, Result<Reply, A2aError>> {
-        dispatch(&self.inner.handler, cx, request)
-    }
+/// Every operation goes straight to the handler (written from the
+/// operation table, so that none is missed).
+macro_rules! delegate_to_handler {
+    ($(
+        $name:ident {
+            method: $method:ident, section: $section:literal, answer: $answer:ident,
+            params: $params:ty,
+            result: $result:ty,
+            reply: $reply:ty,
+            item: $item:ty,
+            default: $default:ident,
+            fields: { $($json:literal => $field:ident),* $(,)? },
+        }
+    )*) => {
+        impl A2aService for ReferenceAgent {$(
+            fn $method<'a>(
+                &'a self,
+                cx: &'a CallContext,
+                request: $params,
+            ) -> BoxFuture<'a, Result<$result, A2aError>> {
+                self.inner.handler.$method(cx, request)
+            }
+        )*}
+    };
 }
+
+a2a_types::operation_table!(delegate_to_handler);

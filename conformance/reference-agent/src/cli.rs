@@ -19,7 +19,8 @@ use a2a_store_postgres::{PgOptions, PgTaskStore};
 
 /// The usage text.
 pub const USAGE: &str = "\
-a2a-reference-agent: the a2a-core reference agent on HTTP (JSON-RPC and HTTP+JSON)
+a2a-reference-agent: the a2a-core reference agent on HTTP (JSON-RPC, HTTP+JSON and gRPC
+over h2c on the same port)
 
 USAGE: a2a-reference-agent [OPTIONS]
 
@@ -30,7 +31,10 @@ USAGE: a2a-reference-agent [OPTIONS]
   --bearer <token>       require this bearer token (repeatable; the n-th token
                          authenticates principal `caller-<n>`)
   --push-allow <entry>   admit a webhook address, CIDR block or host name that the
-                         SSRF rules would refuse (repeatable), e.g. 127.0.0.0/8
+                         SSRF rules would refuse (repeatable), e.g. 127.0.0.0/8; a name
+                         is admitted by name, not by what it resolves to: 127.0.0.0/8
+                         admits http://127.0.0.1/, add `--push-allow localhost` for
+                         http://localhost/
   --max-tasks <n>        tasks kept in memory (default 10000)
   --max-store-mb <n>     MiB the stored tasks may weigh (default 32); past it the oldest
                          terminal tasks are evicted first
@@ -595,6 +599,15 @@ mod tests {
         assert!(parse(&["--signing-key", "/nonexistent/key"]).is_err());
         assert!(parse(&["--jwks-path", "keys"]).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn help_names_every_binding_served_and_how_names_are_admitted() {
+        // Issue 27 point 9: `--help` said "JSON-RPC and HTTP+JSON" while
+        // the agent serves gRPC too, and did not say that a CIDR block
+        // admits no name.
+        assert!(USAGE.contains("gRPC"), "{USAGE}");
+        assert!(USAGE.contains("--push-allow localhost"), "{USAGE}");
     }
 
     #[test]

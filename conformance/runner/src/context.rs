@@ -221,15 +221,32 @@ impl<'a> Ctx<'a> {
         &self.session.target.timing
     }
 
-    /// The webhook receiver, or a skip when the target has none.
+    /// Skips unless the card declares `capabilities.pushNotifications`:
+    /// the reason a push scenario does not apply to an agent without it.
+    pub fn needs_push(&self) -> Check {
+        if self.card().capabilities.push_notifications == Some(true) {
+            Ok(())
+        } else {
+            Err(skip(
+                "the card does not declare capabilities.pushNotifications (push delivery needs it)",
+            ))
+        }
+    }
+
+    /// The webhook receiver, or a skip when the card declares no push
+    /// notifications (that is the reason then) or the target has no
+    /// receiver.
     pub fn webhook(&self) -> Check<&Webhook> {
+        self.needs_push()?;
         self.session.target.webhook.as_ref().ok_or_else(|| {
             skip("needs a webhook receiver the agent can reach (only the embedded agent has one)")
         })
     }
 
-    /// The https webhook receiver, or a skip when the target has none.
+    /// The https webhook receiver, or a skip when the card declares no
+    /// push notifications or the target has no such receiver.
     pub fn secure_webhook(&self) -> Check<&Webhook> {
+        self.needs_push()?;
         self.session.target.secure_webhook.as_ref().ok_or_else(|| {
             skip("needs an https webhook receiver the agent trusts (only the embedded agent has one)")
         })
@@ -314,8 +331,11 @@ impl<'a> Ctx<'a> {
     /// Checks that the agent shows `behaviour` when the target's contract
     /// asks for it, probing once per binding and behaviour: passing one
     /// probe says nothing about another. Skips when there is no contract,
-    /// or the contract has no way to ask; a failed probe fails (the user
-    /// named the contract the agent follows).
+    /// or the contract has no way to ask. A contract names behaviours, and
+    /// an agent may implement some of them (an echo-only agent completes
+    /// every task): a failed probe is a skip saying the behaviour is not
+    /// implemented and what the agent answered, not a failure of every
+    /// scenario that needs it.
     pub async fn contract(&self, behaviour: Behaviour) -> Check {
         let contract = self.contract_name();
         if contract == Contract::None {
@@ -342,14 +362,11 @@ impl<'a> Ctx<'a> {
         };
         let verdict = cell.get_or_init(|| self.probe(behaviour)).await.clone();
         verdict.map_err(|why| {
-            fail(
-                format!(
-                    "`{behaviour}` when the {contract} contract asks for it \
-                     (messageId {}…, text {:?})",
-                    ask.message_id_prefix, ask.text
-                ),
-                why,
-            )
+            skip(format!(
+                "`{behaviour}` not implemented by the agent (asked as the {contract} \
+                 contract says, messageId {}…, text {:?}, it answered: {why})",
+                ask.message_id_prefix, ask.text
+            ))
         })
     }
 
@@ -439,7 +456,7 @@ impl<'a> Ctx<'a> {
             )),
             SendMessageResponse::Message(m) => Err(fail(
                 "a Task",
-                format!("a Message {:?}", m.text().unwrap_or_default()),
+                format!("a Message {:?}", m.text_content().unwrap_or_default()),
             )),
         }
     }
@@ -505,12 +522,12 @@ impl<'a> Ctx<'a> {
 
     /// Sends `request` and expects a task back.
     pub async fn send_task_with(&self, request: SendMessageRequest) -> Check<Task> {
-        let text = request.message.text().unwrap_or_default();
+        let text = request.message.text_content().unwrap_or_default();
         match self.send(request).await? {
             SendMessageResponse::Task(t) => Ok(t),
             SendMessageResponse::Message(m) => Err(fail(
                 format!("a Task for {text:?}"),
-                format!("a Message {:?}", m.text().unwrap_or_default()),
+                format!("a Message {:?}", m.text_content().unwrap_or_default()),
             )),
         }
     }

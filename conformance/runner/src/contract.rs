@@ -185,7 +185,7 @@ impl Behaviour {
             SendMessageResponse::Message(m) => {
                 return Err(format!(
                     "a Message {:?}",
-                    crate::abbreviate(&m.text().unwrap_or_default())
+                    crate::abbreviate(&m.text_content().unwrap_or_default())
                 ))
             }
             SendMessageResponse::Task(t) => t,

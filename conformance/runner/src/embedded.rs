@@ -462,6 +462,9 @@ pub async fn fetch_card_with(
     .await
     {
         Ok(Ok(card)) => Ok(card),
+        Ok(Err(e)) if unreachable(&e) => Err(problem(format!(
+            "the agent cannot be reached at {base_url} (its card, {url}, did not arrive): {e}"
+        ))),
         Ok(Err(e)) => Err(problem(format!(
             "the agent card at {url} cannot be used: {e}"
         ))),
@@ -469,6 +472,14 @@ pub async fn fetch_card_with(
             "the agent card at {url} did not arrive within 15 s"
         ))),
     }
+}
+
+/// Whether the card fetch failed because nothing answered: a connection
+/// refused or lost, or a timeout (not an answer the agent gave).
+fn unreachable(e: &a2a_transport::client::DiscoveryError) -> bool {
+    use a2a_transport::client::{ClientFailure, DiscoveryError};
+    matches!(e, DiscoveryError::Fetch(err)
+        if ClientFailure::of(err).is_some_and(ClientFailure::is_retryable))
 }
 
 /// A target that cannot be tested, carrying the reason as a notice.

@@ -115,6 +115,7 @@ faults! {
     "wrong-error-kind", Service(WrongNotFound), "answers InvalidParamsError for an unknown task";
     "cancel-terminal-accepted", Service(CancelTerminalAccepted), "answers a completed task to CancelTask instead of TaskNotCancelableError";
     "cancel-ignored", Service(CancelIgnored), "answers CancelTask without canceling";
+    "cancel-as-unsupported", Service(CancelUnsupported), "answers UnsupportedOperationError to every CancelTask (the old trait default)";
     "not-blocking", Service(NotBlocking), "returns before the task finishes although the client blocks";
     "always-blocking", Service(AlwaysBlocking), "ignores returnImmediately";
     "context-mismatch-accepted", Service(ContextMismatchAccepted), "accepts a contextId that is not its task's";
@@ -131,7 +132,7 @@ faults! {
     "push-client-id-dropped", Service(PushClientIdDropped), "stores push configs under a server-generated id, whatever id the client chose";
     "extended-card-anonymous", Service(ExtendedCardAnonymous), "gives the extended card to anonymous callers";
     "no-validation", Service(NoValidation), "accepts a message without parts";
-    "output-modes-ignored", Service(OutputModesIgnored), "ignores acceptedOutputModes";
+    "output-modes-wrong-error", Service(OutputModesWrongError), "refuses acceptedOutputModes it cannot answer in with InvalidParamsError, not a reply or ContentTypeNotSupportedError";
     "lowercase-enums", Http(LowercaseEnums), "writes enum values in lowercase (\"completed\")";
     "missing-required-field", Http(MissingMessageId), "omits the REQUIRED Message.messageId";
     "missing-next-page-token", Http(MissingNextPageToken), "omits an empty nextPageToken";
@@ -159,7 +160,7 @@ faults! {
     "v0_3-enums-1_0", Http(V03Enums1_0), "spells 0.3 states and roles the 1.0 way (TASK_STATE_COMPLETED, ROLE_AGENT)";
     "v0_3-stream-error-as-json", Http(V03StreamErrorAsJson), "answers a failing 0.3 streaming call with an application/json error, not a stream of one error event";
     "v0_3-push-body-1_0", Push(V03BodyAs1_0), "POSTs 0.3 push notifications as 1.0 StreamResponses";
-    "no-last-modified", Http(NoLastModified), "serves the card without Last-Modified and ignores If-Modified-Since";
+    "last-modified-ignored", Http(LastModifiedIgnored), "serves the card with Last-Modified but ignores If-Modified-Since";
     "extended-card-uncached", Http(ExtendedCardUncached), "serves the extended card without ETag or Cache-Control";
     "field-rules-unchecked", Http(FieldRulesUnchecked), "answers a negative historyLength or an out-of-bounds pageSize as if it were unset";
     "card-interface-not-served", Http(CardInterfaceNotServed), "declares its interfaces at a path it does not serve";
@@ -194,6 +195,7 @@ enum ServiceFault {
     WrongNotFound,
     CancelTerminalAccepted,
     CancelIgnored,
+    CancelUnsupported,
     NotBlocking,
     AlwaysBlocking,
     ContextMismatchAccepted,
@@ -210,7 +212,7 @@ enum ServiceFault {
     DeleteKeepsConfig,
     ExtendedCardAnonymous,
     NoValidation,
-    OutputModesIgnored,
+    OutputModesWrongError,
 }
 
 /// Faults of the gRPC binding's wire (spec 10).
@@ -290,7 +292,7 @@ enum HttpFault {
     InputModesIgnored,
     A2aJsonAlways,
     MethodNotAllowedNotFound,
-    NoLastModified,
+    LastModifiedIgnored,
     ExtendedCardUncached,
     FieldRulesUnchecked,
     CardInterfaceNotServed,
@@ -399,6 +401,11 @@ impl Forward for FaultyService {
                 A2aRequest::CancelTask(r) if self.is(ServiceFault::CancelIgnored) => {
                     return self.task(&cx, &r.id).await.map(Reply::CancelTask);
                 }
+                A2aRequest::CancelTask(_) if self.is(ServiceFault::CancelUnsupported) => {
+                    return Err(A2aError::unsupported_operation(
+                        "CancelTask is not supported by this agent",
+                    ));
+                }
                 A2aRequest::CreateTaskPushNotificationConfig(mut r)
                     if self.is(ServiceFault::PushClientIdDropped) =>
                 {
@@ -421,6 +428,15 @@ impl Forward for FaultyService {
             let task_id = request.string_field("id").unwrap_or_default().to_owned();
             let reply = dispatch(&*self.inner, &cx, request).await;
             match (reply, self.fault) {
+                (Err(e), ServiceFault::OutputModesWrongError)
+                    if op == Operation::SendMessage
+                        && e.kind() == ErrorKind::ContentTypeNotSupported =>
+                {
+                    Err(A2aError::new(
+                        ErrorKind::InvalidParams,
+                        "acceptedOutputModes: no mode this agent answers in",
+                    ))
+                }
                 (Err(e), ServiceFault::WrongNotFound)
                     if op == Operation::GetTask && e.kind() == ErrorKind::TaskNotFound =>
                 {
@@ -473,7 +489,6 @@ impl FaultyService {
             ServiceFault::HistoryIgnored => config.history_length = None,
             ServiceFault::NotBlocking => config.return_immediately = true,
             ServiceFault::AlwaysBlocking => config.return_immediately = false,
-            ServiceFault::OutputModesIgnored => config.accepted_output_modes.clear(),
             ServiceFault::NoValidation if r.message.parts.is_empty() => {
                 r.message.parts.push(Part::text("echo"))
             }
@@ -620,7 +635,7 @@ impl HttpClient for FaultyHttp {
                     let body = strip_video_parts(request.body());
                     *request.body_mut() = body;
                 }
-                HttpFault::NoLastModified => {
+                HttpFault::LastModifiedIgnored => {
                     request
                         .headers_mut()
                         .remove(http::header::IF_MODIFIED_SINCE);
@@ -658,9 +673,6 @@ impl HttpClient for FaultyHttp {
                 HttpFault::WrongHttpStatus if parts.status == StatusCode::NOT_FOUND => {
                     parts.status = StatusCode::INTERNAL_SERVER_ERROR;
                 }
-                HttpFault::NoLastModified => {
-                    parts.headers.remove(http::header::LAST_MODIFIED);
-                }
                 HttpFault::ExtendedCardUncached if is_extended_card => {
                     parts.headers.remove(http::header::ETAG);
                     parts.headers.remove(http::header::CACHE_CONTROL);
@@ -695,6 +707,13 @@ impl HttpClient for FaultyHttp {
                     );
                 }
                 _ => {}
+            }
+            // gRPC answers pass through whole: the HTTP faults are of the
+            // JSON bindings and the card (gRPC has its own), and reading
+            // the body here would drop its trailers, failing every gRPC
+            // call whatever the fault.
+            if crate::wire::media_type(&parts.headers).starts_with("application/grpc") {
+                return Ok(http::Response::from_parts(parts, body));
             }
             if fault == HttpFault::V03StreamErrorAsJson
                 && crate::wire::media_type(&parts.headers) == "text/event-stream"

@@ -8,7 +8,7 @@
 //!   (MUST, SHOULD, MAY), runs on the bindings its [`Kind`] says, and ends
 //!   in pass, fail (expected vs got) or skip (why). Behaviour scenarios
 //!   talk to the agent through the `A2aService` trait: in process for an
-//!   embedded agent, and over JSON-RPC and HTTP+JSON through
+//!   embedded agent, and over JSON-RPC, HTTP+JSON and gRPC through
 //!   `a2a_transport::HttpTransport`; their runs must give equivalent
 //!   results (spec 5.1), a difference is a failure. Wire scenarios talk
 //!   raw HTTP ([`wire`]) and need nothing from the agent but its card.
@@ -93,7 +93,7 @@ pub use embedded::{
 };
 pub use memory::{response_body, ServerClient};
 pub use net::{loopback_listener, serve_webhook};
-pub use remote::Remote;
+pub use remote::{base_url_of, Remote};
 pub use report::{Outcome, Record, Report, Totals};
 pub use run::{run, Progress, ProgressFn, RunOptions};
 pub use scenario::{RunFn, Scenario};

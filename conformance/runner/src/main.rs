@@ -23,6 +23,7 @@ With no options, starts the reference agent on loopback HTTP (JSON-RPC,
 HTTP+JSON and gRPC over h2c) and in process, and runs every scenario against it.
 
   --url <base URL>        test a live agent, found through <base URL>/.well-known/agent-card.json
+                          (a URL ending in /.well-known/agent-card.json is taken as its base)
   --binding <jsonrpc|rest|grpc>
                           test only this binding of the card (repeatable; default: every one)
   --bearer <token>        send `Authorization: Bearer <token>` (repeat it: the second token is
@@ -44,8 +45,9 @@ HTTP+JSON and gRPC over h2c) and in process, and runs every scenario against it.
                           (input-required, a long-running task, failure, a streamed
                           artifact…): the reference agent's message text, the official
                           TCK's messageId prefixes, or nothing (the default with --url;
-                          those scenarios skip). Each behaviour is probed on its own; a
-                          failed probe fails. A bare --contract is --contract reference
+                          those scenarios skip). Each behaviour is probed on its own; one
+                          the agent does not show is reported as not implemented (its
+                          scenarios skip). A bare --contract is --contract reference
   --only <pattern>        run only scenarios whose id contains <pattern>, or whose section
                           starts with it (`3.1`), `*` globs allowed (repeatable)
   --json <file>           write the report as JSON (schema: report.schema.json)
@@ -304,6 +306,12 @@ fn main() -> ExitCode {
                 }
             },
             Some(url) => {
+                if let Some(base) = a2a_conformance::base_url_of(url) {
+                    eprintln!(
+                        "a2a-conformance: --url {url} names the agent card; \
+                         testing the agent under its base URL {base}"
+                    );
+                }
                 let mut remote = Remote::new(url.clone());
                 remote.bindings = options.bindings.clone();
                 remote.callers = callers(&options);

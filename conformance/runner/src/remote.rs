@@ -54,6 +54,10 @@ impl Remote {
     /// silently: an unreachable agent or an invalid card becomes a failed
     /// `runner.card` record, a binding the card declares but the runner
     /// does not speak a failed `runner.binding` record.
+    ///
+    /// A URL that names the card itself (`…/.well-known/agent-card.json`,
+    /// a common slip for the base URL) is taken as the base URL it is
+    /// under ([`base_url_of`]), rather than doubling the path.
     pub async fn connect(&self) -> Target {
         let http: Arc<dyn HttpClient> = Arc::new(HyperClient::new());
         let headers = self
@@ -61,11 +65,12 @@ impl Remote {
             .first()
             .map(|c| c.headers.clone())
             .unwrap_or_default();
-        let name = self.url.clone();
-        let mut target = match fetch_card_with(&http, &self.url, headers).await {
-            Ok(card) => Target::new(name, self.url.clone(), Arc::clone(&http), card),
+        let base = base_url_of(&self.url).unwrap_or(&self.url).to_owned();
+        let name = base.clone();
+        let mut target = match fetch_card_with(&http, &base, headers).await {
+            Ok(card) => Target::new(name, base.clone(), Arc::clone(&http), card),
             Err(problem) => {
-                let mut t = Target::new(name, self.url.clone(), http, AgentCard::default());
+                let mut t = Target::new(name, base.clone(), http, AgentCard::default());
                 t.notices.push(problem);
                 t.bindings.clear();
                 t.callers = self.callers.clone();
@@ -114,5 +119,35 @@ impl Remote {
         target.trusted_keys.clone_from(&self.trusted_keys);
         target.require_signature = self.require_signature;
         target
+    }
+}
+
+/// The base URL under which `url` names the agent card, when `url` ends
+/// with the well-known card path (spec 8.2:
+/// `/.well-known/agent-card.json`), e.g. `http://h:9/.well-known/agent-card.json`
+/// is under `http://h:9`. `None` for any other URL.
+pub fn base_url_of(url: &str) -> Option<&str> {
+    let trimmed = url.trim_end_matches('/');
+    trimmed
+        .strip_suffix(a2a_transport::server::AGENT_CARD_PATH)
+        .filter(|base| base.contains("://"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_card_url_names_its_base() {
+        assert_eq!(
+            base_url_of("http://127.0.0.1:9/.well-known/agent-card.json"),
+            Some("http://127.0.0.1:9")
+        );
+        assert_eq!(
+            base_url_of("https://a.test/agents/x/.well-known/agent-card.json"),
+            Some("https://a.test/agents/x")
+        );
+        assert_eq!(base_url_of("http://127.0.0.1:9"), None);
+        assert_eq!(base_url_of("http://a.test/agent-card.json"), None);
     }
 }

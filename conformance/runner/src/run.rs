@@ -85,9 +85,15 @@ pub async fn run(target: Target, scenarios: &[Scenario], options: &RunOptions) -
     }
     let session = Arc::new(session);
     let runnable = session.runnable();
+    // Without a card there is nothing to test: the one record saying why
+    // (the agent cannot be reached, its card is unusable) is the report,
+    // not that record and a failure of every card scenario after it.
+    let no_card = records.iter().any(|r| {
+        r.outcome == Outcome::Fail && matches!(r.scenario.as_str(), "runner.card" | "runner.target")
+    });
 
     let mut jobs = Vec::new();
-    for scenario in scenarios {
+    for scenario in scenarios.iter().filter(|_| !no_card) {
         if !options.only.is_empty() && !options.only.iter().any(|p| scenario.matches(p)) {
             continue;
         }

@@ -112,8 +112,9 @@ pub struct Target {
     /// The timings.
     pub timing: Timing,
     /// The contract the agent follows (`--contract`), through which the
-    /// scenarios needing a behaviour ask for it; a failed probe of a
-    /// behaviour is a failure. [`Contract::None`]: those scenarios skip.
+    /// scenarios needing a behaviour ask for it; a behaviour whose probe
+    /// fails is reported as not implemented (its scenarios skip).
+    /// [`Contract::None`]: those scenarios skip.
     pub contract: Contract,
     /// Problems found while reaching the target (a binding the runner does
     /// not speak, say), reported with the results.

@@ -190,21 +190,14 @@ async fn seed(store: &dyn TaskStore, cx: &mut Checker<'_>, n: usize) -> bool {
 
 async fn create_version_one(store: &dyn TaskStore, cx: &mut Checker<'_>) {
     let made = store.create(&owner(), task("t-1", "c", 0)).await;
-    let Ok(made) = made else {
-        cx.expect(false, || format!("create failed: {made:?}"));
+    if !cx.expect(made.is_ok(), || format!("create failed: {made:?}")) {
         return;
-    };
-    cx.expect(made.version == 1 && made.position == 0, || {
-        format!(
-            "created at version {} position {}, want 1 and 0",
-            made.version, made.position
-        )
-    });
+    }
     let got = store.get(&owner(), "t-1", View::FULL).await;
     cx.expect(
         got.as_ref()
-            .is_ok_and(|g| g.task == task("t-1", "c", 0) && g.version == 1),
-        || format!("get after create: {got:?}"),
+            .is_ok_and(|g| g.task == task("t-1", "c", 0) && g.version == 1 && g.position == 0),
+        || format!("get after create: {got:?}, want the task at version 1, position 0"),
     );
     let missing = store.get(&owner(), "t-2", View::FULL).await;
     cx.expect(missing == Err(StoreError::NotFound), || {

@@ -30,7 +30,7 @@ use a2a_types::{
 use http::HeaderValue;
 
 use crate::catch::CatchUnwind;
-use crate::executor::{AgentExecutor, RequestContext};
+use crate::executor::{AgentExecutor, ExecuteError, RequestContext};
 use crate::ids::IdGenerator;
 use crate::owner::{Owner, OwnerResolver, PrincipalAndTenant};
 use crate::push::{PushHub, PushObserver, PushSender};
@@ -38,7 +38,7 @@ use crate::runtime::Runtime;
 use crate::shared::{store_error, Shared};
 use crate::store::{changed, Change, StoreError, TaskQuery, TaskStore, TaskWatch, View};
 use crate::subscription::{once, Subscription, Until};
-use crate::updater::{Birth, First, TaskUpdater, UpdaterInner};
+use crate::updater::{Birth, Failure, First, TaskUpdater, UpdaterInner};
 
 /// How a handler behaves where the spec leaves the agent a choice.
 #[derive(Debug, Clone)]
@@ -276,13 +276,16 @@ impl<E> std::fmt::Debug for AgentHandler<E> {
 }
 
 /// What `SendMessage` set in motion.
+#[allow(clippy::large_enum_variant)] // one per call, never stored
 enum Started {
     /// A direct reply.
     Reply(Message),
-    /// A task: as the call sees it first (created, or continued), the
-    /// position to follow it from, and the watch to follow it with.
+    /// A task: its id, as the call sees it first (created, or continued;
+    /// `None` when the call waits for it to settle instead), the position
+    /// to follow it from, and the watch to follow it with.
     Task {
-        task: Task,
+        id: String,
+        task: Option<Task>,
         position: u64,
         watch: Option<Box<dyn TaskWatch>>,
     },
@@ -505,7 +508,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
         let release = self.config.interrupted_timeout;
         let work = async move {
             let outcome = CatchUnwind(Box::pin(executor.execute(context, updater))).await;
-            inner.finish(outcome, release).await;
+            inner.finish(failure(outcome), release).await;
         };
         let mut work: BoxFuture<'static, ()> = Box::pin(work);
         // Polling with a no-op waker is sound: whatever the future waits on
@@ -570,20 +573,21 @@ impl<E: AgentExecutor> AgentHandler<E> {
         let v0_3 = cx.version == ProtocolVersion::V0_3;
 
         if !message.task_id.is_empty() {
-            let started = self
-                .continue_task(
-                    cx,
-                    &owner,
-                    message,
-                    push.map(|c| *c),
-                    v0_3,
-                    view,
-                    subscribe,
-                    waited_on,
-                    accepted,
-                    request.metadata,
-                )
-                .await?;
+            // Boxed: the continuation's state is large and rare beside a
+            // new message's.
+            let started = Box::pin(self.continue_task(
+                cx,
+                &owner,
+                message,
+                push.map(|c| *c),
+                v0_3,
+                view,
+                subscribe,
+                waited_on,
+                accepted,
+                request.metadata,
+            ))
+            .await?;
             return Ok((started, view, immediately));
         }
 
@@ -608,6 +612,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
             accepted,
             request.metadata,
         );
+        let id = message.task_id.clone();
         let (updater, inner) = TaskUpdater::for_new(
             Arc::clone(&self.shared),
             owner,
@@ -616,7 +621,8 @@ impl<E: AgentExecutor> AgentHandler<E> {
             Birth {
                 message,
                 push,
-                watch: !immediately,
+                watch: subscribe,
+                snapshot: subscribe || immediately,
                 yield_after_create: immediately && !subscribe,
             },
         );
@@ -627,10 +633,11 @@ impl<E: AgentExecutor> AgentHandler<E> {
         match inner.first.wait().await {
             First::Reply(message) => Ok((Started::Reply(message), view, immediately)),
             First::Failed(e) => Err(e),
-            First::Created { stored, watch } => Ok((
+            First::Created { task, watch } => Ok((
                 Started::Task {
-                    task: view.of(&stored.task),
-                    position: stored.position,
+                    id,
+                    task: task.map(|t| view.of(&t)),
+                    position: 0,
                     watch,
                 },
                 view,
@@ -734,7 +741,8 @@ impl<E: AgentExecutor> AgentHandler<E> {
             self.run(context, updater, inner, waited_on);
         }
         Ok(Started::Task {
-            task: now.task,
+            id,
+            task: Some(now.task),
             position: now.position,
             watch,
         })
@@ -748,10 +756,16 @@ impl<E: AgentExecutor> AgentHandler<E> {
         let tenant = request.tenant.clone();
         match self.start(cx, request, false).await? {
             (Started::Reply(message), _, _) => Ok(message.into()),
-            (Started::Task { task, .. }, _, true) => Ok(task.into()),
-            (Started::Task { task, watch, .. }, view, false) => {
+            (
+                Started::Task {
+                    task: Some(task), ..
+                },
+                _,
+                true,
+            ) => Ok(task.into()),
+            (Started::Task { id, watch, .. }, view, _) => {
                 let owner = self.owner(cx, &tenant);
-                Ok(self.settled(&owner, task, watch, view).await?.into())
+                Ok(self.settled(&owner, id, watch, view).await?.into())
             }
         }
     }
@@ -761,15 +775,12 @@ impl<E: AgentExecutor> AgentHandler<E> {
     async fn settled(
         &self,
         owner: &Owner,
-        task: Task,
+        id: String,
         watch: Option<Box<dyn TaskWatch>>,
         view: View,
     ) -> Result<Task, A2aError> {
         let store = &self.shared.store;
-        let id = task.id;
-        let Some(mut watch) = watch else {
-            return Err(A2aError::task_not_found(&id));
-        };
+        let mut watch = watch;
         loop {
             let now = store
                 .get(owner, &id, view)
@@ -780,8 +791,22 @@ impl<E: AgentExecutor> AgentHandler<E> {
             if s.is_terminal() || s.is_interrupted() {
                 return Ok(now);
             }
-            if changed(&mut *watch).await == Change::Closed {
-                return Err(A2aError::task_not_found(&id));
+            match watch.as_mut() {
+                Some(w) => {
+                    if changed(&mut **w).await == Change::Closed {
+                        return Err(A2aError::task_not_found(&id));
+                    }
+                }
+                // Most blocking calls find their task settled at the first
+                // read (the work ran inline); the others take a watch now
+                // and read again, so no change between the two is missed.
+                None => {
+                    watch = Some(
+                        store
+                            .watch(&id)
+                            .ok_or_else(|| A2aError::task_not_found(&id))?,
+                    );
+                }
             }
         }
     }
@@ -796,6 +821,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
             (Started::Reply(message), _, _) => Ok(once(StreamResponse::Message(message))),
             (
                 Started::Task {
+                    id,
                     task,
                     position,
                     watch,
@@ -803,11 +829,12 @@ impl<E: AgentExecutor> AgentHandler<E> {
                 view,
                 _,
             ) => {
-                let watch =
-                    watch.ok_or_else(|| A2aError::internal("no subscription was started"))?;
+                let (Some(watch), Some(task)) = (watch, task) else {
+                    return Err(A2aError::internal("no subscription was started"));
+                };
                 Ok(Subscription::new(
                     Arc::clone(&self.shared.store),
-                    task.id.clone(),
+                    id,
                     watch,
                     position,
                     Some(StreamResponse::Task(task)),
@@ -1105,6 +1132,29 @@ impl<E: AgentExecutor> AgentHandler<E> {
             ));
         }
         Ok(card.clone())
+    }
+}
+
+/// How an `execute` ended, as the updater reports it: an error or a panic
+/// is a [`Failure`]; an [`A2aError`] is answered as it is.
+fn failure(outcome: Result<Result<(), ExecuteError>, String>) -> Option<Failure> {
+    match outcome {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => {
+            let why = format!("the agent failed: {e}");
+            let answer = match e.downcast::<A2aError>() {
+                Ok(e) => *e,
+                Err(_) => A2aError::internal(why.clone()),
+            };
+            Some(Failure { answer, why })
+        }
+        Err(panic) => {
+            let why = format!("the agent failed: {panic}");
+            Some(Failure {
+                answer: A2aError::internal(why.clone()),
+                why,
+            })
+        }
     }
 }
 

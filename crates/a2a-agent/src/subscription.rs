@@ -100,39 +100,35 @@ impl Subscription {
             return Some(self.deliver(first));
         }
         loop {
-            match self.store.read(&self.id, self.position, self.view).await {
-                Ok(LogRead::Event(event)) => {
-                    self.position += 1;
-                    return Some(self.deliver(event));
-                }
-                Ok(LogRead::Behind(task, position)) => {
-                    self.position = position;
-                    return Some(self.deliver(StreamResponse::Task(task)));
-                }
-                Ok(LogRead::Pending) => {}
-                Err(StoreError::NotFound) => {
-                    return Some((Err(A2aError::task_not_found(&self.id)), None));
-                }
-                Err(e) => return Some((Err(A2aError::internal(e.to_string())), None)),
+            let read = self.store.read(&self.id, self.position, self.view).await;
+            if !matches!(read, Ok(LogRead::Pending)) {
+                return Some(self.take(read));
             }
             if changed(&mut *self.watch).await == Change::Closed {
-                // The task went: the next read says how (usually NotFound).
+                // The task went: one more read says how (usually NotFound),
+                // or finds what its last change left.
                 return match self.store.read(&self.id, self.position, self.view).await {
                     Ok(LogRead::Pending) => None,
-                    Err(StoreError::NotFound) => {
-                        Some((Err(A2aError::task_not_found(&self.id)), None))
-                    }
-                    Ok(LogRead::Event(event)) => {
-                        self.position += 1;
-                        Some(self.deliver(event))
-                    }
-                    Ok(LogRead::Behind(task, position)) => {
-                        self.position = position;
-                        Some(self.deliver(StreamResponse::Task(task)))
-                    }
-                    Err(e) => Some((Err(A2aError::internal(e.to_string())), None)),
+                    read => Some(self.take(read)),
                 };
             }
+        }
+    }
+
+    /// What a read that found something (or failed) hands out.
+    fn take(mut self, read: Result<LogRead, StoreError>) -> (Item, Option<Subscription>) {
+        match read {
+            Ok(LogRead::Event(event)) => {
+                self.position += 1;
+                self.deliver(event)
+            }
+            Ok(LogRead::Behind(task, position)) => {
+                self.position = position;
+                self.deliver(StreamResponse::Task(task))
+            }
+            Ok(LogRead::Pending) => (Err(A2aError::internal("nothing to read")), None),
+            Err(StoreError::NotFound) => (Err(A2aError::task_not_found(&self.id)), None),
+            Err(e) => (Err(A2aError::internal(e.to_string())), None),
         }
     }
 

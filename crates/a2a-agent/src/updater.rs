@@ -21,11 +21,10 @@ use a2a_types::{
 };
 
 use crate::catch::race;
-use crate::executor::ExecuteError;
 use crate::owner::Owner;
 use crate::runtime::timestamp;
 use crate::shared::Shared;
-use crate::store::{changed, Appended, Change, StoreError, StoredTask, TaskWatch, View};
+use crate::store::{changed, Appended, Change, StoreError, TaskWatch, View};
 
 /// Why an update was not made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,9 +73,10 @@ impl From<StoreError> for UpdateError {
 
 /// What the executor did first, for the call that started it.
 pub(crate) enum First {
-    /// It created the task: as created, and the watch the caller asked for.
+    /// It created the task: as created (when the caller asked for it),
+    /// and the watch the caller asked for.
     Created {
-        stored: StoredTask,
+        task: Option<Task>,
         watch: Option<Box<dyn TaskWatch>>,
     },
     /// It answered a direct message.
@@ -118,6 +118,13 @@ impl FirstAct {
     }
 }
 
+/// How `execute` failed: the error a caller still waiting for the first
+/// act is answered, and the status message of a task it leaves.
+pub(crate) struct Failure {
+    pub(crate) answer: A2aError,
+    pub(crate) why: String,
+}
+
 /// What creating the task needs, kept until the first update.
 pub(crate) struct Birth {
     pub(crate) message: Message,
@@ -125,6 +132,9 @@ pub(crate) struct Birth {
     pub(crate) push: Option<(a2a_types::TaskPushNotificationConfig, bool)>,
     /// Whether the caller follows the task (a stream, or a blocking call).
     pub(crate) watch: bool,
+    /// Whether the caller answers with the task as created (a stream's
+    /// first event, or `returnImmediately`).
+    pub(crate) snapshot: bool,
     /// Whether the caller answers at once (`returnImmediately`): the work
     /// then yields once after creating the task, so the caller's answer
     /// (SUBMITTED) usually goes out before the first event, as it would if
@@ -412,7 +422,11 @@ impl TaskUpdater {
         {
             return Err(UpdateError::AlreadyAnswered);
         }
-        self.inner.create().await?;
+        if self.inner.has_birth() {
+            // Once per task, and large: boxed so that every update's state
+            // does not carry it.
+            Box::pin(self.inner.create()).await?;
+        }
         let shared = &self.inner.shared;
         Ok(shared
             .store
@@ -449,8 +463,9 @@ impl UpdaterInner {
             history: vec![birth.message],
             ..Task::default()
         };
-        let stored = match shared.store.create(&self.owner, task).await {
-            Ok(stored) => stored,
+        let snapshot = birth.snapshot.then(|| task.clone());
+        match shared.store.create(&self.owner, task).await {
+            Ok(()) => {}
             Err(e) => {
                 self.first
                     .set(First::Failed(A2aError::internal(e.to_string())));
@@ -463,12 +478,16 @@ impl UpdaterInner {
             None
         };
         if let Some((config, v0_3)) = birth.push {
-            if let Err(e) = shared.attach_push(&self.owner, config, v0_3, true).await {
+            let attached = Box::pin(shared.attach_push(&self.owner, config, v0_3, true));
+            if let Err(e) = attached.await {
                 self.first.set(First::Failed(e));
                 return Err(UpdateError::TaskGone);
             }
         }
-        self.first.set(First::Created { stored, watch });
+        self.first.set(First::Created {
+            task: snapshot,
+            watch,
+        });
         if birth.yield_after_create {
             YieldNow(false).await;
         }
@@ -483,24 +502,11 @@ impl UpdaterInner {
     /// not answered within that time ends FAILED with a status message
     /// saying so (the interrupted-task timeout of
     /// [`HandlerConfig`](crate::HandlerConfig)).
-    pub(crate) async fn finish(
-        &self,
-        outcome: Result<Result<(), ExecuteError>, String>,
-        release: Option<Duration>,
-    ) {
-        let failure = match outcome {
-            Ok(Ok(())) => None,
-            Ok(Err(e)) => Some(Err(e)),
-            Err(panic) => Some(Ok(format!("the agent failed: {panic}"))),
-        };
+    pub(crate) async fn finish(&self, failure: Option<Failure>, release: Option<Duration>) {
         if self.take_birth().is_some() {
             let error = match failure {
                 None => A2aError::internal("the agent answered neither a task nor a message"),
-                Some(Ok(panic)) => A2aError::internal(panic),
-                Some(Err(e)) => match e.downcast::<A2aError>() {
-                    Ok(e) => *e,
-                    Err(e) => A2aError::internal(format!("the agent failed: {e}")),
-                },
+                Some(f) => f.answer,
             };
             self.first.set(First::Failed(error));
             return;
@@ -536,8 +542,7 @@ impl UpdaterInner {
         }
         let why = match failure {
             None => "the agent stopped without finishing the task".to_owned(),
-            Some(Ok(panic)) => panic,
-            Some(Err(e)) => format!("the agent failed: {e}"),
+            Some(f) => f.why,
         };
         let message = Message::agent_text(shared.ids.next("msg"), why)
             .for_task(&self.task_id, &self.context_id);

@@ -619,6 +619,27 @@ async fn a_streaming_send_yields_the_task_then_its_events_in_order() {
 }
 
 #[tokio::test]
+async fn a_streaming_send_with_return_immediately_still_streams_every_event() {
+    let (h, _) = handler();
+    let mut stream = bounded(
+        "SendStreamingMessage",
+        h.send_streaming_message(&cx(), immediately("echo streamed")),
+    )
+    .await
+    .expect("SendStreamingMessage with returnImmediately");
+    let items = drain(&mut stream).await;
+    assert_eq!(
+        describe_all(&items),
+        [
+            "task TASK_STATE_SUBMITTED",
+            "status TASK_STATE_WORKING",
+            "artifact streamed",
+            "status TASK_STATE_COMPLETED",
+        ]
+    );
+}
+
+#[tokio::test]
 async fn a_subscription_gets_the_task_then_every_later_event_once() {
     let (h, _) = handler();
     let task = send_task(&h, &cx(), immediately("gated")).await;

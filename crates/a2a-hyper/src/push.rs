@@ -81,8 +81,10 @@ impl HttpPushSender {
     /// The same allowlist, resolving names with `resolver` (checked by
     /// the allowlist all the same).
     pub fn with_resolver(self, resolver: Resolver) -> HttpPushSender {
-        let mut options = ClientOptions::default();
-        options.resolver = Some(resolver);
+        let options = ClientOptions {
+            resolver: Some(resolver),
+            ..ClientOptions::default()
+        };
         HttpPushSender::with_options(self.allowlist, options)
     }
 

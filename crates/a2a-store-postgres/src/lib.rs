@@ -585,7 +585,7 @@ impl Db {
         self: Arc<Self>,
         owner: Owner,
         mut task: Task,
-    ) -> Result<StoredTask, StoreError> {
+    ) -> Result<(), StoreError> {
         if task.id.len() > MAX_ID_BYTES {
             return Err(StoreError::Backend(format!(
                 "task ids longer than {MAX_ID_BYTES} bytes are not stored"
@@ -647,12 +647,7 @@ impl Db {
                 .map_err(|e| backend("evicting", e))?;
             self.removed(&client, gone).await?;
         }
-        Ok(StoredTask {
-            task,
-            version: 1,
-            position: 0,
-            replayable_from: 0,
-        })
+        Ok(())
     }
 
     /// Tells every store that the tasks in `gone` (rows of ids) went, and
@@ -1198,7 +1193,7 @@ fn check_version(version: u64, expected: Option<u64>) -> Result<(), StoreError> 
 }
 
 impl TaskStore for PgTaskStore {
-    fn create<'a>(&'a self, owner: &'a Owner, task: Task) -> StoreFuture<'a, StoredTask> {
+    fn create<'a>(&'a self, owner: &'a Owner, task: Task) -> StoreFuture<'a, ()> {
         let owner = owner.clone();
         self.run(move |db| db.create(owner, task))
     }

@@ -4,18 +4,23 @@
 //!
 //! Every client-side method answers [`A2aError`], the one error type of the
 //! [`A2aService`](crate::A2aService) trait, so these failures travel in it
-//! too, marked so that a caller (or a resilient stream) can tell them from
-//! an agent's error:
+//! too, as a kind of their own so that a caller (or a resilient stream)
+//! can tell "the call never completed" from "the agent said":
 //!
-//! - **Client failures** are [`ErrorKind::Internal`] errors carrying a
-//!   second `google.rpc.ErrorInfo` detail in the domain
-//!   [`CLIENT_ERROR_DOMAIN`], whose `reason` names a [`ClientFailure`].
-//!   [`ClientFailure::of`] reads it back. The A2A-domain `ErrorInfo`
-//!   (reason `INTERNAL_ERROR`) stays first, so the error still reads as an A2A
-//!   error everywhere else. Its `Display` is its message alone, which says
-//!   what happened and carries the cause (`no answer from the agent:
-//!   connection failed: ... Connection refused`), not `InternalError
-//!   (-32603)`, which no agent sent.
+//! - **Client failures** are [`ErrorKind::Client`] errors
+//!   ([`A2aError::is_client_failure`]), whose code is the client-local
+//!   [`ErrorCode::CLIENT`](a2a_types::ErrorCode::CLIENT) (`-32100`), never
+//!   an agent's `InternalError (-32603)`. They carry a
+//!   `google.rpc.ErrorInfo` detail in the domain [`CLIENT_ERROR_DOMAIN`]
+//!   whose `reason` names the [`ClientFailure`]; [`ClientFailure::of`]
+//!   reads it back. Their `Display` is one line: what happened, the cause
+//!   and a hint (`no answer from the agent: connection failed: ...
+//!   Connection refused (os error 111); hint: is the agent running, and is
+//!   this its URL?`), and so is their `{:?}` (`ClientError: ...`), what
+//!   `?` in `main` prints. An agent's own errors keep their kinds: code
+//!   that matched `ErrorKind::Internal` for an agent's internal error still
+//!   does, and no longer catches the client's failures with it.
+//!   `docs/decisions.md` says why this shape was chosen.
 //! - **Authentication challenges** (`WWW-Authenticate`, RFC 9110 section
 //!   11.6.1) are kept in the metadata of the error's A2A `ErrorInfo` under
 //!   [`WWW_AUTHENTICATE_KEY`]: several header fields are joined with `", "`,
@@ -90,6 +95,26 @@ impl ClientFailure {
         matches!(self, ClientFailure::Connection | ClientFailure::Timeout)
     }
 
+    /// What a user can do about it, for the end of the error's message.
+    pub fn hint(self) -> &'static str {
+        match self {
+            ClientFailure::Connection => "is the agent running, and is this its URL?",
+            ClientFailure::Timeout => {
+                "the agent did not answer in time: is it reachable, or does it need a longer ClientConfig::timeout?"
+            }
+            ClientFailure::HttpClient => {
+                "the HTTP client could not talk to the host (TLS, the protocol): check the URL's scheme and that it is the agent's"
+            }
+            ClientFailure::ResponseTooLarge => {
+                "raise ClientConfig::max_response_body if the agent's answers are this large"
+            }
+            ClientFailure::HttpStatus => "is this the agent's URL?",
+            ClientFailure::StreamIncomplete => {
+                "the task may still be running: SubscribeToTask or GetTask later, or allow more retries (RetryPolicy)"
+            }
+        }
+    }
+
     /// The failure `error` is marked with, if it is a client failure.
     pub fn of(error: &A2aError) -> Option<ClientFailure> {
         error.details().iter().find_map(|d| match d {
@@ -102,19 +127,27 @@ impl ClientFailure {
         })
     }
 
-    /// An [`ErrorKind::Internal`] error with `message`, marked as this
-    /// failure.
+    /// An [`ErrorKind::Client`] error with `message` and this failure's
+    /// [`hint`](ClientFailure::hint), marked as this failure.
     pub fn error(self, message: impl Into<String>) -> A2aError {
-        self.mark(A2aError::new(ErrorKind::Internal, message))
+        self.error_with_hint(message, self.hint())
     }
 
-    /// `error`, marked as this failure.
+    fn error_with_hint(self, message: impl Into<String>, hint: &str) -> A2aError {
+        let message = format!("{}; hint: {hint}", message.into());
+        self.mark(A2aError::client(message))
+    }
+
+    /// `error` as this failure: an [`ErrorKind::Client`] error (its
+    /// details and received status kept) with the marker detail.
     pub fn mark(self, error: A2aError) -> A2aError {
-        error.with_detail(ErrorDetail::ErrorInfo(ErrorInfo {
-            reason: self.reason().to_owned(),
-            domain: CLIENT_ERROR_DOMAIN.to_owned(),
-            metadata: BTreeMap::new(),
-        }))
+        error
+            .with_detail(ErrorDetail::ErrorInfo(ErrorInfo {
+                reason: self.reason().to_owned(),
+                domain: CLIENT_ERROR_DOMAIN.to_owned(),
+                metadata: BTreeMap::new(),
+            }))
+            .into_client()
     }
 }
 
@@ -144,19 +177,45 @@ pub(crate) fn status_without_error(status: u16, from: &str) -> A2aError {
     ClientFailure::HttpStatus.mark(A2aError::from_status(status.code, Some(status)))
 }
 
+/// The failure an [`HttpError`] is, and what the error says of it.
+fn failure_of(e: &HttpError) -> (ClientFailure, String) {
+    match e {
+        HttpError::Connection(_) => (
+            ClientFailure::Connection,
+            format!("no answer from the agent: {e}"),
+        ),
+        HttpError::Timeout(_) => (
+            ClientFailure::Timeout,
+            format!("no answer from the agent: {e}"),
+        ),
+        HttpError::Other(_) => (ClientFailure::HttpClient, e.to_string()),
+    }
+}
+
 impl From<HttpError> for A2aError {
-    /// A failure of the host's HTTP client, marked with its
-    /// [`ClientFailure`].
+    /// A failure of the host's HTTP client: an [`ErrorKind::Client`] error
+    /// marked with its [`ClientFailure`], the cause, and its hint.
     fn from(e: HttpError) -> A2aError {
-        match &e {
-            HttpError::Connection(_) => {
-                ClientFailure::Connection.error(format!("no answer from the agent: {e}"))
-            }
-            HttpError::Timeout(_) => {
-                ClientFailure::Timeout.error(format!("no answer from the agent: {e}"))
-            }
-            HttpError::Other(_) => ClientFailure::HttpClient.error(e.to_string()),
+        let (failure, message) = failure_of(&e);
+        failure.error(message)
+    }
+}
+
+/// What to try when a gRPC call could not be sent: a host that speaks
+/// only HTTP/1.1 drops or refuses HTTP/2 with prior knowledge, which the
+/// HTTP client reports as a lost connection or a protocol error.
+const GRPC_HINT: &str = "is the agent running, and does it serve gRPC there? gRPC needs HTTP/2 (h2c for http://, TLS with ALPN h2 for https://), and an HTTP/1.1-only host cannot answer it";
+
+/// A failure of the host's HTTP client on a gRPC call: as
+/// `From<HttpError>`, with the gRPC hint for a lost connection or a
+/// protocol error.
+pub(crate) fn grpc_send_failed(e: HttpError) -> A2aError {
+    let (failure, message) = failure_of(&e);
+    match failure {
+        ClientFailure::Connection | ClientFailure::HttpClient => {
+            failure.error_with_hint(message, GRPC_HINT)
         }
+        _ => failure.error(message),
     }
 }
 
@@ -230,17 +289,29 @@ mod tests {
         for f in ClientFailure::ALL {
             let err = f.error("x");
             assert_eq!(ClientFailure::of(&err), Some(f));
-            assert_eq!(err.kind(), ErrorKind::Internal);
+            // The client's own kind and code, not the agent's InternalError.
+            assert_eq!(err.kind(), ErrorKind::Client);
+            assert_eq!(err.code(), a2a_types::ErrorCode::CLIENT);
+            assert!(err.is_client_failure());
+            assert_eq!(err.to_string(), format!("x; hint: {}", f.hint()));
             // The A2A ErrorInfo stays the one `error_info` finds.
             assert_eq!(
                 err.error_info().map(|i| i.reason.as_str()),
                 Some("INTERNAL_ERROR")
             );
-            // And the marker survives the JSON-RPC conversion.
-            let back = A2aError::from_jsonrpc_error(err.to_jsonrpc_error());
+            // On the wire (a server forwarding it) it is an InternalError,
+            // and the far side reads it as the agent's answer it then is;
+            // the marker survives the JSON-RPC conversion.
+            let wire = err.to_jsonrpc_error();
+            assert_eq!(wire.code, a2a_types::ErrorCode::INTERNAL);
+            let back = A2aError::from_jsonrpc_error(wire);
+            assert_eq!(back.kind(), ErrorKind::Internal);
+            assert!(!back.is_client_failure());
             assert_eq!(ClientFailure::of(&back), Some(f));
+            assert_eq!(err.to_status().error.code, 500);
         }
         assert_eq!(ClientFailure::of(&A2aError::internal("agent")), None);
+        assert!(!A2aError::internal("agent").is_client_failure());
     }
 
     #[test]
@@ -261,21 +332,34 @@ mod tests {
         let refused = HttpError::Connection(
             "client error (Connect): tcp connect error: Connection refused (os error 111)".into(),
         );
-        let e = A2aError::from(refused).to_string();
+        let refused = A2aError::from(refused);
+        let e = refused.to_string();
         assert_eq!(
             e,
             "no answer from the agent: connection failed: client error (Connect): \
-             tcp connect error: Connection refused (os error 111)"
+             tcp connect error: Connection refused (os error 111); \
+             hint: is the agent running, and is this its URL?"
         );
         assert!(!e.contains("InternalError") && !e.contains("-32603"), "{e}");
+        // What `?` in main prints ({:?}) is the same one line.
+        assert_eq!(format!("{refused:?}"), format!("ClientError: {e}"));
+        assert!(format!("{refused:#?}").contains("client: true"));
         let e = A2aError::from(HttpError::Timeout("no response after 10s".into()));
-        assert_eq!(
-            e.to_string(),
-            "no answer from the agent: timed out: no response after 10s"
+        assert!(
+            e.to_string()
+                .starts_with("no answer from the agent: timed out: no response after 10s; hint: "),
+            "{e}"
         );
+        // A gRPC send that fails says gRPC needs HTTP/2.
+        let e = grpc_send_failed(HttpError::Other("connection error: broken pipe".into()));
+        assert_eq!(ClientFailure::of(&e), Some(ClientFailure::HttpClient));
+        assert!(e.to_string().contains("gRPC needs HTTP/2"), "{e}");
+        let e = grpc_send_failed(HttpError::Timeout("10s".into()));
+        assert!(!e.to_string().contains("gRPC needs HTTP/2"), "{e}");
         // A plain 404: not an A2A error, and not "error -32000".
         let e = status_without_error(404, "http://h.example/.well-known/agent-card.json");
         assert_eq!(ClientFailure::of(&e), Some(ClientFailure::HttpStatus));
+        assert_eq!(e.kind(), ErrorKind::Client);
         assert_eq!(e.http_status(), 404);
         assert_eq!(
             e.to_string(),

@@ -17,7 +17,8 @@ use serde::Deserialize;
 
 use crate::binding::Binding;
 use crate::client_error::{
-    invalid_response, rest_error, status_without_error, with_challenges, ClientFailure,
+    grpc_send_failed, invalid_response, rest_error, status_without_error, with_challenges,
+    ClientFailure,
 };
 use crate::client_stream::SseStream;
 use crate::extensions::{encode_extensions, A2A_EXTENSIONS};
@@ -624,12 +625,25 @@ impl<C: HttpClient> HttpTransport<C> {
         Ok((route.method(), uri, body))
     }
 
+    /// Sends `request` through the host's client; a failure of the client
+    /// is a client error ([`ClientFailure`]), with the gRPC hint on gRPC.
+    async fn send_http(
+        &self,
+        request: http::Request<Bytes>,
+    ) -> Result<http::Response<ResponseBody>, A2aError> {
+        match self.client.send(request).await {
+            Ok(response) => Ok(response),
+            Err(e) if self.binding == Binding::Grpc => Err(grpc_send_failed(e)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     /// Sends a unary call and decodes its result.
     async fn unary(&self, cx: &CallContext, request: A2aRequest) -> Result<Reply, A2aError> {
         let op = request.operation();
         let v03 = self.version_for(cx) == ProtocolVersion::V0_3;
         let (http_request, id) = self.build(cx, request, false)?;
-        let response = self.client.send(http_request).await?;
+        let response = self.send_http(http_request).await?;
         let (parts, mut body) = response.into_parts();
         if self.binding == Binding::Grpc {
             let head = grpc_client::read_head(&parts, &self.url)?;
@@ -670,7 +684,7 @@ impl<C: HttpClient> HttpTransport<C> {
     ) -> Result<SseStream, A2aError> {
         let v03 = self.version_for(cx) == ProtocolVersion::V0_3;
         let (http_request, id) = self.build(cx, request, true)?;
-        let response = self.client.send(http_request).await?;
+        let response = self.send_http(http_request).await?;
         let (parts, mut body) = response.into_parts();
         if self.binding == Binding::Grpc {
             let head = grpc_client::read_head(&parts, &self.url)?;

@@ -98,6 +98,61 @@
 //!   card fetched, validated and cached (spec 8.2, 8.6), and the interface
 //!   chosen (spec 8.3.2) with its tenant.
 //!
+//! A whole conversation: discovery, a message, then the same as a stream
+//! read with [`StreamNext::next`](crate::StreamNext::next) (no
+//! `futures-util` needed). The host's client is any [`HttpClient`](crate::HttpClient);
+//! with the `a2a-hyper` crate, `talk(a2a_hyper::HyperClient::new(),
+//! "http://localhost:9999")` inside a tokio runtime.
+//!
+//! ```
+//! use a2a_transport::{client::Preferences, discover, A2aService, CallContext, HttpClient, StreamNext};
+//! use a2a_types::{Message, SendMessageRequest, SendMessageResponse, StreamResponse};
+//!
+//! async fn talk<C: HttpClient>(client: C, url: &str) -> Result<(), Box<dyn std::error::Error>> {
+//!     // The card at {url}/.well-known/agent-card.json, validated, and the
+//!     // first interface this client speaks (spec 8.2, 8.3.2).
+//!     let agent = discover(client, url, &Preferences::new()).await?;
+//!     println!("{} over {}", agent.card.name, agent.interface.protocol_binding);
+//!     let cx = CallContext::new(); // .with_headers(...) for credentials
+//!
+//!     // A message with a fresh id, answered by a task or a message.
+//!     let request = SendMessageRequest::new(Message::user("hello"));
+//!     match agent.transport.send_message(&cx, request).await? {
+//!         SendMessageResponse::Task(task) => {
+//!             let state = task.status.state.as_str_name();
+//!             println!("task {} {state}", task.id);
+//!             for artifact in &task.artifacts {
+//!                 println!("  {}", artifact.text_content().unwrap_or_default());
+//!             }
+//!         }
+//!         SendMessageResponse::Message(reply) => {
+//!             println!("{}", reply.text_content().unwrap_or_default());
+//!         }
+//!     }
+//!
+//!     // The same as a stream, when the card declares streaming (spec 3.1.2).
+//!     if agent.card.capabilities.streaming == Some(true) {
+//!         let request = SendMessageRequest::new(Message::user("hello again"));
+//!         let mut events = agent.transport.send_streaming_message(&cx, request).await?;
+//!         while let Some(event) = events.next().await {
+//!             match event? {
+//!                 StreamResponse::Task(task) => println!("task {}", task.id),
+//!                 StreamResponse::StatusUpdate(u) => println!("now {}", u.status.state.as_str_name()),
+//!                 StreamResponse::ArtifactUpdate(u) => {
+//!                     println!("artifact: {}", u.artifact.text_content().unwrap_or_default());
+//!                 }
+//!                 StreamResponse::Message(m) => println!("{}", m.text_content().unwrap_or_default()),
+//!             }
+//!         }
+//!     }
+//!     Ok(())
+//! }
+//! ```
+//!
+//! An error from a call is an [`A2aError`](a2a_types::A2aError): what the agent answered, or,
+//! when the call never completed (a connection refused, a response over
+//! the size limit), a client error ([`ClientFailure`](crate::client::ClientFailure)).
+//!
 //! It does not hold state (tasks, push configs), do I/O, or define the
 //! data model, which belongs to `a2a-types`. Each module's documentation lists
 //! the decisions a reader might question (tenant prefixes, `+` in
@@ -174,6 +229,7 @@ mod resilient;
 mod rest_binding;
 mod route;
 mod service;
+mod stream_next;
 #[cfg(feature = "tower-service")]
 mod tower;
 mod unwind;
@@ -296,7 +352,10 @@ pub mod client {
     //!   `grpc-status` in the trailers (which the host client delivers with
     //!   [`ResponseBody::with_trailers`](crate::client::ResponseBody::with_trailers)) or in a trailers-only head:
     //!   the details' `ErrorInfo` names the error kind (spec 10.6), a
-    //!   missing status is `InvalidAgentResponseError`.
+    //!   missing status is `InvalidAgentResponseError`, and a response with
+    //!   no trailers at all a client error
+    //!   ([`ClientFailure::StreamIncomplete`](crate::client::ClientFailure::StreamIncomplete)):
+    //!   the usual cause is an HTTP client that drops them.
     //! - **JSON-RPC** (spec 9.3): `POST` to the interface URL, the envelope
     //!   written by [`a2a_jsonrpc::encode_request`] with a fresh numeric id per
     //!   call (a counter from 1), `Content-Type: application/json`.
@@ -540,4 +599,5 @@ pub use service::{
     dispatch, A2aService, BoxFuture, CallContext, EventIds, EventStream, Forward, Principal,
     LAST_EVENT_ID,
 };
+pub use stream_next::{Next, StreamNext};
 pub use version::ProtocolVersion;

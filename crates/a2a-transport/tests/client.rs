@@ -561,7 +561,10 @@ fn proxy_answers_without_a2a_bodies_are_authentication_and_authorization_errors(
             &[("content-type", "text/html")],
             "<html>Bad Gateway</html>",
         );
-        assert_eq!(err.kind(), ErrorKind::Internal);
+        // Not the agent's InternalError: the client's own error, keeping
+        // the status it received.
+        assert_eq!(err.kind(), ErrorKind::Client);
+        assert_eq!(ClientFailure::of(&err), Some(ClientFailure::HttpStatus));
         assert_eq!(err.http_status(), 502);
     }
 }

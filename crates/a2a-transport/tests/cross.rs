@@ -201,7 +201,7 @@ impl A2aService for Agent {
         r: SendMessageRequest,
     ) -> BoxFuture<'a, Result<SendMessageResponse, A2aError>> {
         Box::pin(async move {
-            let text = r.message.text().unwrap_or_default();
+            let text = r.message.text_content().unwrap_or_default();
             scripted_error(&text)?;
             if text == "reply" {
                 return Ok(Message::agent_text("r-1", "direct reply").into());
@@ -223,7 +223,7 @@ impl A2aService for Agent {
         r: SendMessageRequest,
     ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
         Box::pin(async move {
-            let text = r.message.text().unwrap_or_default();
+            let text = r.message.text_content().unwrap_or_default();
             scripted_error(&text)?;
             if text == "reply" {
                 return Ok(stream(vec![

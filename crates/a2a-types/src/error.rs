@@ -19,9 +19,10 @@ pub const ERROR_DOMAIN: &str = "a2a-protocol.org";
 /// `ErrorInfo.domain` of the details a client adds to errors that no agent
 /// produced: a connection refused, a timeout, an HTTP status without an A2A
 /// error (`a2a_transport::client::ClientFailure` names the reasons). Such
-/// an error travels as an [`A2aError`] through the service trait, and
-/// [`Display`](fmt::Display) shows its message alone, which says what
-/// happened: no agent answered `InternalError (-32603)`.
+/// an error travels as an [`A2aError`] of kind [`ErrorKind::Client`]
+/// through the service trait, and [`Display`](fmt::Display) shows its
+/// message alone, which says what happened: no agent answered
+/// `InternalError (-32603)`.
 pub const CLIENT_ERROR_DOMAIN: &str = "client.a2a-transport";
 /// `@type` of a `google.rpc.ErrorInfo` detail.
 pub const ERROR_INFO_TYPE: &str = "type.googleapis.com/google.rpc.ErrorInfo";
@@ -72,6 +73,14 @@ impl ErrorCode {
     /// `-32091`: the authenticated caller lacks permission (spec 3.3.2);
     /// project-defined like [`ErrorCode::UNAUTHENTICATED`].
     pub const PERMISSION_DENIED: ErrorCode = ErrorCode(-32091);
+    /// `-32100`: client-local, the code of an [`ErrorKind::Client`] error
+    /// (the call never completed: no agent answered). Never put on the
+    /// wire: a server that forwards such an error answers it as
+    /// `InternalError` (`-32603`). JSON-RPC 2.0 reserves `-32768..=-32100`
+    /// for pre-defined errors and defines none here, so no conforming peer
+    /// sends it; a received `-32100` still reads as [`ErrorKind::Unknown`]
+    /// ([`A2aError::kind`] is `Client` only for the client's own errors).
+    pub const CLIENT: ErrorCode = ErrorCode(-32100);
 
     /// The kind this code names, or [`ErrorKind::Unknown`].
     pub fn kind(self) -> ErrorKind {
@@ -129,6 +138,15 @@ pub enum ErrorKind {
     Unauthenticated,
     /// The authenticated caller lacks permission (spec 3.3.2, 7.5).
     PermissionDenied,
+    /// `ClientError`: not an agent's answer but the client's own failure,
+    /// the call never completed (a connection refused, a timeout, an HTTP
+    /// stack that cannot speak to the host, a response over the size
+    /// limit, an HTTP error status without an A2A error). Client-local:
+    /// its code is [`ErrorCode::CLIENT`], it is not among
+    /// [`ErrorKind::ALL`] (the kinds an agent answers), and on the wire it
+    /// reads as `InternalError`. `a2a_transport::client::ClientFailure`
+    /// says which failure it was.
+    Client,
     /// A code this crate does not know; see [`A2aError::code`].
     Unknown,
 }
@@ -298,6 +316,18 @@ const TABLE: &[Row] = &[
 ];
 
 /// The row for codes this crate does not know.
+/// [`ErrorKind::Client`]: a client-local code; sent (by a server that
+/// forwards one) as what it is to the caller, an internal error.
+const CLIENT: Row = row(
+    ErrorKind::Client,
+    "ClientError",
+    ErrorCode::CLIENT,
+    500,
+    "INTERNAL",
+    "INTERNAL_ERROR",
+    "The call did not complete",
+);
+
 const UNKNOWN: Row = row(
     ErrorKind::Unknown,
     "A2AError",
@@ -351,6 +381,9 @@ impl ErrorKind {
     ];
 
     fn row(self) -> &'static Row {
+        if self == ErrorKind::Client {
+            return &CLIENT;
+        }
         TABLE.iter().find(|r| r.kind == self).unwrap_or(&UNKNOWN)
     }
 
@@ -617,6 +650,10 @@ struct Repr {
     received_status: Option<u16>,
     /// A JSON-RPC `data` that is not an array of details, kept verbatim.
     raw_data: Option<Value>,
+    /// Made by a client for a call that never completed
+    /// ([`A2aError::client`], [`A2aError::into_client`]): the kind is
+    /// [`ErrorKind::Client`] whatever the code says. Never on the wire.
+    client: bool,
 }
 
 impl A2aError {
@@ -638,6 +675,7 @@ impl A2aError {
             details,
             received_status: None,
             raw_data: None,
+            client: false,
         }))
     }
 
@@ -654,6 +692,7 @@ impl A2aError {
             details: Vec::new(),
             received_status: None,
             raw_data: None,
+            client: false,
         }))
     }
 
@@ -778,12 +817,37 @@ impl A2aError {
 
     /// The kind, from the code ([`ErrorKind::Unknown`] for unknown codes).
     pub fn kind(&self) -> ErrorKind {
-        self.0.code.kind()
+        match self.0.client {
+            true => ErrorKind::Client,
+            false => self.0.code.kind(),
+        }
     }
 
-    /// The JSON-RPC code.
+    /// The JSON-RPC code: [`ErrorCode::CLIENT`] for a client's own error
+    /// ([`ErrorKind::Client`]).
     pub fn code(&self) -> ErrorCode {
-        self.0.code
+        match self.0.client {
+            true => ErrorCode::CLIENT,
+            false => self.0.code,
+        }
+    }
+
+    /// A client's own error ([`ErrorKind::Client`]): the call never
+    /// completed, so no agent said this. `message` says what happened,
+    /// with the cause (and a hint), and is the whole of its `Display`.
+    /// The client side of `a2a-transport` makes these
+    /// (`ClientFailure::error`), marked with the failure's reason.
+    pub fn client(message: impl Into<String>) -> A2aError {
+        A2aError::new(ErrorKind::Internal, message).into_client()
+    }
+
+    /// The same error as a client's own ([`ErrorKind::Client`]): what a
+    /// client records when what it received is not the agent's answer (an
+    /// HTTP status with no A2A error in the body, a stream that gave up).
+    /// Its details and received status are kept.
+    pub fn into_client(mut self) -> A2aError {
+        self.0.client = true;
+        self
     }
 
     /// The human-readable message.
@@ -804,12 +868,10 @@ impl A2aError {
         })
     }
 
-    /// Whether a client marked the error as its own failure, not an
-    /// agent's answer (an `ErrorInfo` in [`CLIENT_ERROR_DOMAIN`]).
+    /// Whether this is a client's own error, not an agent's answer
+    /// ([`ErrorKind::Client`]).
     pub fn is_client_failure(&self) -> bool {
-        self.0.details.iter().any(
-            |d| matches!(d, ErrorDetail::ErrorInfo(info) if info.domain == CLIENT_ERROR_DOMAIN),
-        )
+        self.0.client
     }
 
     /// Every field violation of every `BadRequest` detail.
@@ -843,8 +905,13 @@ impl A2aError {
                 self.0.details.iter().map(ErrorDetail::to_value).collect(),
             )),
         };
+        // A client's own error is never sent as such (ErrorCode::CLIENT).
+        let code = match self.0.client {
+            true => ErrorCode::INTERNAL,
+            false => self.0.code,
+        };
         JsonRpcError {
-            code: self.0.code,
+            code,
             message: self.0.message.clone(),
             data,
         }
@@ -871,6 +938,7 @@ impl A2aError {
             details,
             received_status: None,
             raw_data,
+            client: false,
         }))
     }
 
@@ -936,6 +1004,7 @@ impl A2aError {
             details,
             received_status: Some(http_status),
             raw_data: None,
+            client: false,
         }))
     }
 }
@@ -947,7 +1016,13 @@ fn is_detail(v: &Value) -> bool {
 }
 
 impl fmt::Debug for A2aError {
+    /// The fields; for a client's own error, `{:?}` is one readable line
+    /// (`ClientError: <message>`), what `?` in `main` prints, and `{:#?}`
+    /// the fields.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.client && !f.alternate() {
+            return write!(f, "ClientError: {}", self.0.message);
+        }
         f.debug_struct("A2aError")
             .field("kind", &self.kind())
             .field("code", &self.0.code.0)
@@ -955,6 +1030,7 @@ impl fmt::Debug for A2aError {
             .field("details", &self.0.details)
             .field("received_status", &self.0.received_status)
             .field("raw_data", &self.0.raw_data)
+            .field("client", &self.0.client)
             .finish()
     }
 }

@@ -161,7 +161,7 @@ pub use error::{
 };
 pub use events::{StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent};
 pub use json::{to_vec, to_writer};
-pub use message::{Artifact, Message, Part, PartContent, Role};
+pub use message::{new_message_id, Artifact, Message, Part, PartContent, Role};
 pub use operation::{A2aRequest, Empty, EventStream, Operation, Reply};
 pub use protojson::{Struct, UnknownEnumValue};
 pub use push::{AuthenticationInfo, TaskPushNotificationConfig};

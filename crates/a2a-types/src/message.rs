@@ -33,7 +33,7 @@ proto_enum! {
 ///
 /// let m = Message::user_text("msg-1", "What is the weather today?");
 /// assert_eq!(m.role, Role::User);
-/// assert_eq!(m.text().as_deref(), Some("What is the weather today?"));
+/// assert_eq!(m.text_content().as_deref(), Some("What is the weather today?"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", remote = "Self")]
@@ -100,6 +100,20 @@ impl Message {
         Message::new(Role::User, message_id, vec![Part::text(text)])
     }
 
+    /// A user message holding one text part, with a fresh id from
+    /// [`new_message_id`]: [`Message::user_text`] for a client that has no
+    /// ids of its own.
+    ///
+    /// ```
+    /// let a = a2a_types::Message::user("hello");
+    /// let b = a2a_types::Message::user("hello");
+    /// assert_ne!(a.message_id, b.message_id);
+    /// assert_eq!(a.text_content().as_deref(), Some("hello"));
+    /// ```
+    pub fn user(text: impl Into<String>) -> Message {
+        Message::user_text(new_message_id(), text)
+    }
+
     /// An agent message holding one text part.
     pub fn agent_text(message_id: impl Into<String>, text: impl Into<String>) -> Message {
         Message::new(Role::Agent, message_id, vec![Part::text(text)])
@@ -117,13 +131,64 @@ impl Message {
     }
 
     /// The text of all text parts, concatenated; `None` when there is none.
-    pub fn text(&self) -> Option<String> {
+    /// The one name for reading text, shared with
+    /// [`Artifact::text_content`] and [`Part::text_content`].
+    pub fn text_content(&self) -> Option<String> {
         concat_text(&self.parts)
+    }
+
+    /// The older name of [`Message::text_content`], which reads the same
+    /// on messages, artifacts and parts; prefer that one.
+    pub fn text(&self) -> Option<String> {
+        self.text_content()
     }
 }
 
+/// A fresh message id (spec 3.4: the client creates `messageId`): a
+/// random-looking UUID in the version 4 layout,
+/// `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`.
+///
+/// The bits are the process's randomly keyed SipHash
+/// ([`std::collections::hash_map::RandomState`]) of a counter, so ids are
+/// distinct within a process and across processes without a clock or a
+/// random-number crate. They are unique, not secret. On a platform without
+/// a randomness source for `RandomState` (`wasm32-unknown-unknown`) they
+/// are distinct within the process only.
+///
+/// ```
+/// let id = a2a_types::new_message_id();
+/// assert_eq!(id.len(), 36);
+/// assert_eq!(&id[14..15], "4");
+/// assert_ne!(id, a2a_types::new_message_id());
+/// ```
+pub fn new_message_id() -> String {
+    use std::collections::hash_map::RandomState;
+    use std::hash::BuildHasher;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::OnceLock;
+
+    static KEYS: OnceLock<RandomState> = OnceLock::new();
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let keys = KEYS.get_or_init(RandomState::new);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let mut b = [0u8; 16];
+    b[..8].copy_from_slice(&keys.hash_one((n, 0u8)).to_be_bytes());
+    b[8..].copy_from_slice(&keys.hash_one((n, 1u8)).to_be_bytes());
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
+}
+
 fn concat_text(parts: &[Part]) -> Option<String> {
-    let mut texts = parts.iter().filter_map(Part::as_text).peekable();
+    let mut texts = parts.iter().filter_map(Part::text_content).peekable();
     texts.peek()?;
     Some(texts.collect())
 }
@@ -233,12 +298,22 @@ impl Part {
         self
     }
 
-    /// The text, when this is a text part.
-    pub fn as_text(&self) -> Option<&str> {
+    /// The text, when this is a text part: the one name for reading text,
+    /// shared with [`Message::text_content`] and [`Artifact::text_content`].
+    pub fn text_content(&self) -> Option<&str> {
         match &self.content {
             PartContent::Text(t) => Some(t),
             _ => None,
         }
+    }
+
+    /// The text, when this is a text part.
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `Part::text_content`, the name `Message` and `Artifact` share"
+    )]
+    pub fn as_text(&self) -> Option<&str> {
+        self.text_content()
     }
 }
 

@@ -24,12 +24,15 @@ fn message_and_part_constructors() {
         Part::from(PartContent::Text("c".into())),
     ];
     let m = Message::new(Role::User, "m3", parts);
-    assert_eq!(m.text().as_deref(), Some("abc"));
+    assert_eq!(m.text_content().as_deref(), Some("abc"));
+    // `text` is the older name of the same reading.
+    assert_eq!(m.text(), m.text_content());
     assert_eq!(
-        Message::new(Role::User, "m4", vec![Part::raw(vec![1])]).text(),
+        Message::new(Role::User, "m4", vec![Part::raw(vec![1])]).text_content(),
         None
     );
-    assert_eq!(m.parts[1].as_text(), None);
+    assert_eq!(m.parts[0].text_content(), Some("a"));
+    assert_eq!(m.parts[1].text_content(), None);
     assert_eq!(m.parts[1].content.field_name(), "url");
     assert_eq!(
         serde_json::to_value(&m.parts[3]).unwrap(),

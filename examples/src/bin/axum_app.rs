@@ -10,8 +10,7 @@
 
 use std::process::ExitCode;
 
-use a2a_examples::axum_app::{app, app_under_prefix};
-use a2a_examples::server::reference_agent;
+use a2a_examples::axum_app::reference_app;
 use tokio::net::TcpListener;
 
 const USAGE: &str =
@@ -55,22 +54,12 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let base_url = if prefix {
-        format!("{origin}/a2a")
-    } else {
-        origin.clone()
-    };
-    let agent = match reference_agent(&base_url, a2a_hyper::server_config()) {
-        Ok(agent) => agent,
+    let (router, base_url) = match reference_app(&origin, prefix) {
+        Ok(built) => built,
         Err(e) => {
             eprintln!("axum-app: {e}");
             return ExitCode::FAILURE;
         }
-    };
-    let router = if prefix {
-        app_under_prefix(agent)
-    } else {
-        app(agent)
     };
     println!("agent at {base_url} (card at {base_url}/.well-known/agent-card.json), health at {origin}/health; Ctrl-C stops");
     let ctrl_c = async {

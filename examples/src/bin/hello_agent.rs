@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run -p a2a-examples --bin hello-agent -- --port 8080
-//! cargo run -p a2a-cli -- stream http://127.0.0.1:8080 "hi"     # in another terminal
+//! cargo run -p a2a-cli -- send -a http://127.0.0.1:8080 "hi" --stream   # in another terminal
 //! cargo run -p a2a-conformance -- --url http://127.0.0.1:8080
 //! ```
 

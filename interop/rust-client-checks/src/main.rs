@@ -229,7 +229,7 @@ fn state(s: TaskState) -> String {
 }
 
 fn text(parts: &[Part]) -> String {
-    parts.iter().filter_map(Part::as_text).collect()
+    parts.iter().filter_map(Part::text_content).collect()
 }
 
 fn returning(mut request: SendMessageRequest) -> SendMessageRequest {

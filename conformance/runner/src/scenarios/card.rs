@@ -3,7 +3,8 @@
 //! (8.4).
 
 use a2a_signing::{JwkSet, Policy, ProtectedHeader, Verification, Verifier};
-use a2a_types::{AgentCard, Validate};
+use a2a_transport::A2aService;
+use a2a_types::{AgentCard, AgentInterface, SendMessageRequest, Validate};
 use http::Method;
 use serde_json::json;
 
@@ -62,7 +63,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             "8.6.1",
             May,
             Kind::Card,
-            "the card carries Last-Modified and If-Modified-Since answers 304",
+            "when the card carries Last-Modified, If-Modified-Since answers 304 (without one: not offered)",
             last_modified, tck = ["CARD-CACHE-003"]
         ),
         scenario!(
@@ -131,10 +132,13 @@ async fn interfaces(cx: &Ctx<'_>) -> Check {
         else {
             continue;
         };
-        // A gRPC interface's url is an authority (`host:port`), not an HTTP
-        // base URL: its SendMessage is checked over gRPC by the binding's
-        // own scenarios, not posted to `{url}/message:send` here.
         if binding == a2a_transport::Binding::Grpc {
+            // gRPC is not HTTP+JSON at another address: the interface
+            // (often a bare `host:port`, dialled with the card's scheme)
+            // is called over gRPC by the client transport.
+            if let Err(why) = grpc_interface_answers(cx, iface).await {
+                problems.push(format!("GRPC at {}: {why}", iface.url));
+            }
             continue;
         }
         let req = match binding {
@@ -185,6 +189,29 @@ async fn interfaces(cx: &Ctx<'_>) -> Check {
         "a SendMessage answer (a task or a message) from every declared interface",
         problems.join("; "),
     )
+}
+
+/// Whether the gRPC interface `iface` answers `SendMessage` with a task or
+/// a message, through the client transport (HTTP/2, the card's scheme for
+/// a bare `host:port`); else what went wrong.
+async fn grpc_interface_answers(cx: &Ctx<'_>, iface: &AgentInterface) -> Result<(), String> {
+    let card_url: http::Uri = cx.target().base_url.parse().unwrap_or_default();
+    let transport = match a2a_transport::HttpTransport::for_card_interface(
+        std::sync::Arc::clone(&cx.target().http),
+        iface,
+        &card_url,
+    ) {
+        Some(Ok(t)) => t,
+        Some(Err(e)) => return Err(e.to_string()),
+        None => return Err("not a gRPC interface the client speaks".to_owned()),
+    };
+    let request = SendMessageRequest::new(cx.msg("hello"));
+    let call_cx = cx.cx();
+    match cx.within(transport.send_message(&call_cx, request)).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(crate::context::describe_error(&e)),
+        Err(_) => Err(format!("nothing within {:?}", cx.timing().call_timeout)),
+    }
 }
 
 async fn protocol_version(cx: &Ctx<'_>) -> Check {
@@ -280,7 +307,11 @@ async fn last_modified(cx: &Ctx<'_>) -> Check {
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned)
     else {
-        return Err(fail("a Last-Modified header on the card", "none"));
+        // Spec 8.6.1 makes Last-Modified a MAY: an agent that leaves it out
+        // has not offered the feature, which is not a failure.
+        return Err(crate::check::skip(
+            "not offered: the card carries no Last-Modified (spec 8.6.1: MAY)",
+        ));
     };
     let again = cx
         .card_request()

@@ -30,7 +30,7 @@ pub(crate) fn list() -> Vec<Scenario> {
             "3.3.2",
             Should,
             Kind::Wire(BOTH),
-            "acceptedOutputModes the agent cannot answer in is ContentTypeNotSupportedError, not a reply in another type",
+            "acceptedOutputModes the card does not declare is a preference (3.2.2: the agent SHOULD tailor its output): the request is answered, or refused with ContentTypeNotSupportedError, not another error",
             accepted_output_modes
         ),
         scenario!(
@@ -369,6 +369,18 @@ async fn input_modes(cx: &Ctx<'_>) -> Check {
     )
 }
 
+/// What the spec requires of `acceptedOutputModes` (3.2.1
+/// `SendMessageRequest.configuration`, 3.2.2 `SendMessageConfiguration`):
+/// "the media types the client is prepared to accept for response parts.
+/// Agents SHOULD use this to tailor their output". It is a preference, and
+/// nothing in 3.2 or 3.3.2 says a request naming modes the agent cannot
+/// produce is an error. The one error 3.3.2 has for media types,
+/// ContentTypeNotSupportedError ("a Media Type provided in the request's
+/// message parts or implied for an artifact is not supported"), is an
+/// answer the agent MAY choose. So the request is a valid one: it is
+/// answered (a task or a message) or refused with
+/// ContentTypeNotSupportedError; any other error (InvalidParamsError, an
+/// InternalError) treats a valid request as a broken one and fails.
 async fn accepted_output_modes(cx: &Ctx<'_>) -> Check {
     let outputs: Vec<&str> = cx
         .card()
@@ -389,5 +401,36 @@ async fn accepted_output_modes(cx: &Ctx<'_>) -> Check {
     )?
     .send(cx)
     .await?;
-    expect_wire_error(cx, &reply, ErrorKind::ContentTypeNotSupported).map(drop)
+    let answered = match cx.binding() {
+        Binding::JsonRpc => reply
+            .json()
+            .ok()
+            .is_some_and(|v| v.get("result").is_some() && v.get("error").is_none()),
+        _ => reply.status.is_success(),
+    };
+    if answered {
+        let result = crate::scenarios::wire_result(cx, &reply)?;
+        ensure(
+            result.get("task").is_some() || result.get("message").is_some(),
+            "a SendMessageResponse (a task or a message)",
+            reply.describe(),
+        )?;
+        cx.found(format!(
+            "answered acceptedOutputModes [{media_type}] with a reply"
+        ));
+        return Ok(());
+    }
+    expect_wire_error(cx, &reply, ErrorKind::ContentTypeNotSupported).map_err(
+        |stop| match stop {
+            crate::Stop::Fail { got, .. } => fail(
+                format!(
+                "a reply, or ContentTypeNotSupportedError, for acceptedOutputModes [{media_type}]"
+            ),
+                got,
+            ),
+            other => other,
+        },
+    )?;
+    cx.found("refused with ContentTypeNotSupportedError");
+    Ok(())
 }

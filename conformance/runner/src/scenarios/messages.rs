@@ -194,12 +194,12 @@ async fn direct_message(cx: &Ctx<'_>) -> Check {
             )?;
             if cx.contract_name() == Contract::Reference {
                 ensure(
-                    m.text().as_deref() == Some("hi there"),
+                    m.text_content().as_deref() == Some("hi there"),
                     "the reply \"hi there\"",
-                    format!("{:?}", m.text()),
+                    format!("{:?}", m.text_content()),
                 )?;
             }
-            cx.note(format!("message {:?}", m.text()));
+            cx.note(format!("message {:?}", m.text_content()));
             Ok(())
         }
         SendMessageResponse::Task(t) => Err(fail(
@@ -490,7 +490,7 @@ async fn auth_required(cx: &Ctx<'_>) -> Check {
         }
         SendMessageResponse::Message(m) => Err(fail(
             "the task resumed",
-            format!("a message {:?}", m.text().unwrap_or_default()),
+            format!("a message {:?}", m.text_content().unwrap_or_default()),
         )),
     }
 }

@@ -176,9 +176,9 @@ async fn message_only(cx: &Ctx<'_>) -> Check {
         [StreamResponse::Message(m)] => {
             if cx.contract_name() == Contract::Reference {
                 ensure(
-                    m.text().as_deref() == Some("streamed"),
+                    m.text_content().as_deref() == Some("streamed"),
                     "the message \"streamed\"",
-                    format!("{:?}", m.text()),
+                    format!("{:?}", m.text_content()),
                 )?;
             }
             cx.note("one message");

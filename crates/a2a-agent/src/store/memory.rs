@@ -13,6 +13,7 @@
 //! the task goes on (for a resubscription with `Last-Event-ID`).
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -78,8 +79,34 @@ struct Shared {
 
 #[derive(Debug, Default)]
 struct Index {
-    map: HashMap<String, Arc<Entry>>,
+    map: HashMap<String, Arc<Entry>, BuildHasherDefault<IdHasher>>,
     order: VecDeque<(Timestamp, String)>,
+}
+
+/// The index's hasher: FNV-1a over the id's bytes, a fraction of SipHash's
+/// cost on every lookup. Flooding needs colliding keys inserted, and the
+/// keys are task ids the handler generates; a lookup of a caller's id only
+/// hashes it.
+#[derive(Debug, Default, Clone, Copy)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
 }
 
 #[derive(Debug)]
@@ -233,7 +260,7 @@ impl InMemoryTaskStore {
         evicted
     }
 
-    fn create_now(&self, owner: &Owner, task: Task) -> Result<StoredTask, StoreError> {
+    fn create_now(&self, owner: &Owner, task: Task) -> Result<(), StoreError> {
         let limits = &self.shared.limits;
         let created = task.status.timestamp.unwrap_or(Timestamp::UNIX_EPOCH);
         let entry = Arc::new(Entry {
@@ -257,20 +284,14 @@ impl InMemoryTaskStore {
             terminal: AtomicBool::new(false),
             max_history: limits.max_history,
         });
-        let stored = {
+        {
             let mut state = entry.lock();
             state.task.limit_history(Some(entry.max_history));
             entry
                 .terminal
                 .store(state.task.is_terminal(), Ordering::Release);
             entry.reweigh(&state);
-            StoredTask {
-                task: View::FULL.of(&state.task),
-                version: 1,
-                position: 0,
-                replayable_from: 0,
-            }
-        };
+        }
         let evicted = {
             let mut index = self.index();
             if index.map.contains_key(&entry.id) {
@@ -287,7 +308,7 @@ impl InMemoryTaskStore {
         for entry in evicted {
             entry.evict();
         }
-        Ok(stored)
+        Ok(())
     }
 
     fn list_now(&self, owner: &Owner, query: &TaskQuery) -> TaskPage {
@@ -533,7 +554,7 @@ fn ready<'a, T: Send + 'a>(value: Result<T, StoreError>) -> StoreFuture<'a, T> {
 }
 
 impl TaskStore for InMemoryTaskStore {
-    fn create<'a>(&'a self, owner: &'a Owner, task: Task) -> StoreFuture<'a, StoredTask> {
+    fn create<'a>(&'a self, owner: &'a Owner, task: Task) -> StoreFuture<'a, ()> {
         ready(self.create_now(owner, task))
     }
 

@@ -12,7 +12,7 @@
 //!
 //! # The rules a store keeps
 //!
-//! - **Versions.** `create` stores version 1; every successful `append`
+//! - **Versions.** `create` stores version 1 at position 0; every successful `append`
 //!   and `add_message` adds one. A write with an `expected_version` that
 //!   is not the current one changes nothing and answers
 //!   [`StoreError::Conflict`].
@@ -264,8 +264,9 @@ pub async fn changed(watch: &mut dyn TaskWatch) -> Change {
 /// rules every implementation keeps; [`contract::check`](crate::contract::check)
 /// verifies them.
 pub trait TaskStore: Send + Sync + 'static {
-    /// Stores a new task of `owner` at version 1 with an empty log.
-    fn create<'a>(&'a self, owner: &'a Owner, task: Task) -> StoreFuture<'a, StoredTask>;
+    /// Stores a new task of `owner` at version 1 with an empty log
+    /// (position 0). It answers nothing more: the caller has the task.
+    fn create<'a>(&'a self, owner: &'a Owner, task: Task) -> StoreFuture<'a, ()>;
 
     /// The task `id` of `owner`, as `view` shows it.
     fn get<'a>(&'a self, owner: &'a Owner, id: &'a str, view: View) -> StoreFuture<'a, StoredTask>;
@@ -348,7 +349,7 @@ pub trait TaskStore: Send + Sync + 'static {
 macro_rules! forward_store {
     ($($ptr:ty),*) => {$(
         impl<S: TaskStore + ?Sized> TaskStore for $ptr {
-            fn create<'a>(&'a self, owner: &'a Owner, task: Task) -> StoreFuture<'a, StoredTask> {
+            fn create<'a>(&'a self, owner: &'a Owner, task: Task) -> StoreFuture<'a, ()> {
                 (**self).create(owner, task)
             }
             fn get<'a>(&'a self, owner: &'a Owner, id: &'a str, view: View) -> StoreFuture<'a, StoredTask> {
