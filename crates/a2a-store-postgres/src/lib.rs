@@ -581,11 +581,7 @@ impl Db {
         format!("{} {kind} {position} {id}", self.origin)
     }
 
-    async fn create(
-        self: Arc<Self>,
-        owner: Owner,
-        mut task: Task,
-    ) -> Result<(), StoreError> {
+    async fn create(self: Arc<Self>, owner: Owner, mut task: Task) -> Result<(), StoreError> {
         if task.id.len() > MAX_ID_BYTES {
             return Err(StoreError::Backend(format!(
                 "task ids longer than {MAX_ID_BYTES} bytes are not stored"
