@@ -631,23 +631,34 @@ impl Db {
             return Err(StoreError::AlreadyExists);
         }
         self.hub.known(&task.id);
-        if let Some(max) = self.options.max_tasks {
-            let gone = client
-                .query(
-                    "DELETE FROM a2a_tasks WHERE seq <=
-                         (SELECT seq FROM a2a_tasks ORDER BY seq DESC OFFSET $1 LIMIT 1)
-                     RETURNING id",
-                    &[&i64_of(max.max(1) as u64)],
-                )
-                .await
-                .map_err(|e| backend("evicting", e))?;
-            self.removed(&client, gone).await?;
-        }
+        self.evict_over_count(&client, "evicting").await?;
         Ok(())
     }
 
     /// Tells every store that the tasks in `gone` (rows of ids) went, and
     /// closes this store's watches of them.
+    /// Evicts, oldest first, the tasks beyond `max_tasks` (when set);
+    /// answers how many went. `what` names the caller in errors.
+    async fn evict_over_count(
+        &self,
+        client: &deadpool_postgres::Client,
+        what: &str,
+    ) -> Result<usize, StoreError> {
+        let Some(max) = self.options.max_tasks else {
+            return Ok(0);
+        };
+        let gone = client
+            .query(
+                "DELETE FROM a2a_tasks WHERE seq <=
+                     (SELECT seq FROM a2a_tasks ORDER BY seq DESC OFFSET $1 LIMIT 1)
+                 RETURNING id",
+                &[&i64_of(max.max(1) as u64)],
+            )
+            .await
+            .map_err(|e| backend(what, e))?;
+        self.removed(client, gone).await
+    }
+
     async fn removed(
         &self,
         client: &deadpool_postgres::Client,
@@ -1162,18 +1173,7 @@ impl Db {
                 .map_err(|e| backend("sweep", e))?;
             gone += self.removed(&client, rows).await?;
         }
-        if let Some(max) = self.options.max_tasks {
-            let rows = client
-                .query(
-                    "DELETE FROM a2a_tasks WHERE seq <=
-                         (SELECT seq FROM a2a_tasks ORDER BY seq DESC OFFSET $1 LIMIT 1)
-                     RETURNING id",
-                    &[&i64_of(max.max(1) as u64)],
-                )
-                .await
-                .map_err(|e| backend("sweep", e))?;
-            gone += self.removed(&client, rows).await?;
-        }
+        gone += self.evict_over_count(&client, "sweep").await?;
         Ok(gone)
     }
 }
