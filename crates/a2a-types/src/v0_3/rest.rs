@@ -148,6 +148,19 @@ fn rename(map: &mut Map<String, Value>, from: &str, to: &str) {
     }
 }
 
+/// The proto's original field names (`config_id`) as their JSON names
+/// (`configId`): a ProtoJSON parser accepts both (the proto3 JSON
+/// mapping), and the 0.3 TCK writes the original ones. Only the fields
+/// this module reads by name are listed; the 1.0 decoders accept the
+/// others' original names themselves.
+fn original_names(map: &mut Map<String, Value>, names: &[(&str, &str)]) {
+    for (original, json) in names {
+        if !map.contains_key(*json) {
+            rename(map, original, json);
+        }
+    }
+}
+
 fn send_request_in(tree: &mut Value) {
     let Value::Object(map) = tree else { return };
     // proto field `request`, JSON name `message`: ProtoJSON readers accept both.
@@ -156,6 +169,7 @@ fn send_request_in(tree: &mut Value) {
         message_in(message);
     }
     if let Some(Value::Object(config)) = map.get_mut("configuration") {
+        original_names(config, &[("push_notification", "pushNotification")]);
         // proto3 `bool blocking`: absent is false (ProtoJSON omits it).
         let blocking = config.remove("blocking");
         let immediately = match blocking {
@@ -184,6 +198,14 @@ fn message_in(message: &mut Value) {
 fn part_in(part: &mut Value) {
     let Value::Object(map) = part else { return };
     if let Some(Value::Object(mut file)) = map.remove("file") {
+        original_names(
+            &mut file,
+            &[
+                ("file_with_bytes", "fileWithBytes"),
+                ("file_with_uri", "fileWithUri"),
+                ("mime_type", "mimeType"),
+            ],
+        );
         rename(&mut file, "fileWithBytes", "raw");
         rename(&mut file, "fileWithUri", "url");
         rename(&mut file, "mimeType", "mediaType");
@@ -210,10 +232,29 @@ fn push_config_in(config: Value, task_id: Option<String>) -> Value {
             }
         }
     }
+    // An empty `authentication: {}` is the proto3 default message, which
+    // means no authentication: 0.3 has no required sub-message.
+    if map
+        .get("authentication")
+        .is_some_and(|a| a.as_object().is_some_and(is_default_auth))
+    {
+        map.remove("authentication");
+    }
     if let Some(task_id) = task_id {
         map.insert("taskId".to_owned(), Value::String(task_id));
     }
     Value::Object(map)
+}
+
+/// Whether a 0.3 `AuthenticationInfo` (after `schemes` became `scheme`)
+/// holds nothing but proto3 defaults.
+fn is_default_auth(auth: &Map<String, Value>) -> bool {
+    auth.values().all(|v| match v {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        _ => false,
+    })
 }
 
 /// `tasks/{task}` or `tasks/{task}/pushNotificationConfigs/{id}`: the
@@ -233,6 +274,13 @@ fn push_request_in(tree: Value) -> Value {
     let Value::Object(mut map) = tree else {
         return tree;
     };
+    original_names(
+        &mut map,
+        &[
+            ("config_id", "configId"),
+            ("push_notification_config", "pushNotificationConfig"),
+        ],
+    );
     // Python's CreateTaskPushNotificationConfigRequest wraps the config.
     let (outer_task, config_id) = match map.remove("config") {
         Some(config) => {
@@ -248,6 +296,10 @@ fn push_request_in(tree: Value) -> Value {
                 Value::Object(inner) => inner,
                 other => return other,
             };
+            original_names(
+                &mut map,
+                &[("push_notification_config", "pushNotificationConfig")],
+            );
             (task, id.filter(|id| !id.is_empty()))
         }
         None => (None, None),
@@ -1018,6 +1070,46 @@ mod tests {
             let r = read(Operation::CreateTaskPushNotificationConfig, body.clone());
             assert_eq!(serde_json::to_value(&r).unwrap(), want, "{body}");
         }
+    }
+
+    /// The proto's original field names and an empty `authentication`,
+    /// as the 0.3 TCK writes them (issue 27): ProtoJSON accepts original
+    /// names, and proto3 has no required sub-message.
+    #[test]
+    fn original_field_names_and_empty_authentication_are_read() {
+        let inner = json!({"url": "https://h", "token": "t", "authentication": {}});
+        let wrapped = json!({"parent": "tasks/t1", "config_id": "c1",
+            "config": {"name": "tasks/t1/pushNotificationConfigs/c1",
+                "push_notification_config": inner}});
+        let flat = json!({"name": "tasks/t1/pushNotificationConfigs/c1",
+            "push_notification_config": inner});
+        let want = json!({"id": "c1", "taskId": "t1", "url": "https://h", "token": "t"});
+        for body in [wrapped, flat] {
+            let r = read(Operation::CreateTaskPushNotificationConfig, body.clone());
+            assert_eq!(serde_json::to_value(&r).unwrap(), want, "{body}");
+        }
+        // Credentials without a scheme are not the default message: kept,
+        // for the server's validation to refuse.
+        let half = json!({"name": "tasks/t1/pushNotificationConfigs/c1",
+            "pushNotificationConfig": {"url": "https://h", "authentication": {"credentials": "c"}}});
+        let r = read(Operation::CreateTaskPushNotificationConfig, half);
+        assert_eq!(
+            serde_json::to_value(&r).unwrap()["authentication"]["credentials"],
+            "c"
+        );
+        let send = json!({"request": {"message_id": "m", "role": "ROLE_USER", "content": [
+            {"file": {"file_with_uri": "https://x/y", "mime_type": "text/plain"}}]},
+            "configuration": {"blocking": true, "push_notification": {"url": "https://h"}}});
+        let A2aRequest::SendMessage(r) = read(Operation::SendMessage, send) else {
+            panic!("not a send")
+        };
+        assert_eq!(r.message.message_id, "m");
+        assert_eq!(
+            serde_json::to_value(&r.message.parts[0]).unwrap(),
+            json!({"url": "https://x/y", "mediaType": "text/plain"})
+        );
+        let c = r.configuration.unwrap();
+        assert_eq!(c.task_push_notification_config.unwrap().url, "https://h");
     }
 
     #[test]
