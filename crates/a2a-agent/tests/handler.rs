@@ -362,6 +362,43 @@ async fn a_blocking_send_answers_the_completed_task_with_its_artifact() {
 }
 
 #[tokio::test]
+async fn a_blocking_send_waits_for_the_work_unless_the_wait_is_bounded() {
+    let (h, _) = handler();
+    let waited = tokio::time::timeout(
+        Duration::from_millis(300),
+        h.send_message(&cx(), request("slow")),
+    )
+    .await;
+    assert!(
+        waited.is_err(),
+        "unbounded (spec 3.2.2): still waiting on WORKING"
+    );
+
+    for wait in [Duration::ZERO, Duration::from_millis(100)] {
+        let (h, mut paused) = handler_with(HandlerConfig::new().with_max_blocking_wait(wait), true);
+        let task = send_task(&h, &cx(), request("slow")).await;
+        assert_eq!(
+            task.status.state,
+            TaskState::Working,
+            "{wait:?}: the task as it stands"
+        );
+        // The work goes on, and a cancel still reaches it.
+        assert_eq!(
+            cancel(&h, &cx(), &task.id).await.unwrap().status.state,
+            TaskState::Canceled
+        );
+        let stopped = bounded("the pause to end", paused.recv()).await.unwrap();
+        assert!(
+            matches!(stopped, Err(UpdateError::Refused { .. })),
+            "{stopped:?}"
+        );
+        // A bound changes nothing for work that settles in time.
+        let done = send_task(&h, &cx(), request("echo quick")).await;
+        assert_eq!(done.status.state, TaskState::Completed, "{wait:?}");
+    }
+}
+
+#[tokio::test]
 async fn return_immediately_answers_submitted_and_the_task_completes_later() {
     let (h, _) = handler();
     let task = send_task(&h, &cx(), immediately("echo later")).await;
