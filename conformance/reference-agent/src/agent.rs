@@ -3,6 +3,7 @@
 //! as the PostgreSQL one `--store postgres://...` connects).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use a2a_agent::{AgentHandler, HandlerConfig, InMemoryTaskStore, MemoryLimits, TaskStore};
 use a2a_hyper::TokioRuntime;
@@ -113,13 +114,17 @@ impl ReferenceAgent {
         if config.bearer_scheme.is_some() {
             handler_config = handler_config.with_extended_card(card::extended_card(&config));
         }
-        let mut builder = AgentHandler::builder(
-            ReferenceExecutor::new(config.limits.clone()),
-            Arc::clone(&store),
-            TokioRuntime,
-        )
-        .config(handler_config)
-        .push_sender(sender);
+        let executor = if config.fire_and_forget {
+            // Its tasks never settle by themselves: a blocking send
+            // answers the task as it stands (0.3's `blocking` allows it).
+            handler_config = handler_config.with_max_blocking_wait(Duration::ZERO);
+            ReferenceExecutor::fire_and_forget(config.limits.clone())
+        } else {
+            ReferenceExecutor::new(config.limits.clone())
+        };
+        let mut builder = AgentHandler::builder(executor, Arc::clone(&store), TokioRuntime)
+            .config(handler_config)
+            .push_sender(sender);
         if let Some(observer) = observer {
             builder = builder.push_observer(observer);
         }

@@ -2,6 +2,7 @@
 //! by its `messageId` prefix (`tck-*`) or else by its first text part.
 //! Pure functions; [`crate::worker`] carries the behaviours out.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use a2a_types::{Message, PartContent};
@@ -137,16 +138,26 @@ fn by_prefix(message_id: &str) -> Option<Behaviour> {
         .map(|(_, b)| b.clone())
 }
 
-/// The text of the first text part, or `""`.
-pub(crate) fn first_text(message: &Message) -> &str {
+/// The text of the first text part, else the first data part as JSON
+/// text, else `""`.
+pub(crate) fn first_text(message: &Message) -> Cow<'_, str> {
+    let text = message.parts.iter().find_map(|p| match &p.content {
+        PartContent::Text(t) => Some(t.as_str()),
+        _ => None,
+    });
+    if let Some(text) = text {
+        return Cow::Borrowed(text);
+    }
+    // No text part: the first data part, as compact JSON (the card
+    // declares application/json input).
     message
         .parts
         .iter()
         .find_map(|p| match &p.content {
-            PartContent::Text(t) => Some(t.as_str()),
+            PartContent::Data(v) => serde_json::to_string(v).ok(),
             _ => None,
         })
-        .unwrap_or("")
+        .map_or(Cow::Borrowed(""), Cow::Owned)
 }
 
 /// Why a message's command cannot be carried out: the description of an
@@ -162,7 +173,8 @@ pub(crate) fn for_new_message(
     if let Some(b) = by_prefix(&message.message_id) {
         return Ok(b);
     }
-    let text = first_text(message).trim();
+    let text = first_text(message);
+    let text = text.trim();
     let (command, rest) = match text.split_once(char::is_whitespace) {
         Some((c, r)) => (c, r.trim()),
         None => (text, ""),
@@ -209,7 +221,7 @@ pub(crate) fn for_new_message(
 pub(crate) fn for_follow_up(message: &Message) -> Work {
     match by_prefix(&message.message_id) {
         Some(Behaviour::Task(work)) => work,
-        _ => Work::Resume(first_text(message).to_owned()),
+        _ => Work::Resume(first_text(message).into_owned()),
     }
 }
 

@@ -33,7 +33,9 @@ pub(crate) fn public_card(config: &AgentConfig) -> AgentCard {
             extensions: Vec::new(),
             extended_agent_card: Some(config.bearer_scheme.is_some()),
         },
-        default_input_modes: vec!["text/plain".to_owned()],
+        // Data parts are read too (as their JSON text): declare them, or the
+        // input-mode check refuses what the agent handles.
+        default_input_modes: vec!["text/plain".to_owned(), "application/json".to_owned()],
         default_output_modes: vec!["text/plain".to_owned(), "application/json".to_owned()],
         skills: vec![skill(
             "behaviour",

@@ -59,6 +59,11 @@ USAGE: a2a-reference-agent [OPTIONS]
                          and --max-stream-events apply to both
   --lease <secs>         with --store: how long a replica's claim on a task it runs lasts
                          unrenewed (default 30); a task whose replica died FAILS after it
+  --fire-and-forget      the official TCK 0.3.x branch's contract (the a2a-java TCK agent's)
+                         instead of the text commands: every message leaves its task WORKING
+                         (the message in its history) until it is canceled, and a blocking
+                         send answers that WORKING task at once; `tck-*` messageId prefixes
+                         (the 1.0 TCK's) are not read then
   --quiet                no request log
   -h, --help             this text
 
@@ -103,6 +108,8 @@ pub struct Options {
     pub store: Option<String>,
     /// `--lease`: the PostgreSQL store's lease.
     pub lease: Duration,
+    /// `--fire-and-forget`: the 0.3 TCK's contract.
+    pub fire_and_forget: bool,
 }
 
 impl Default for Options {
@@ -124,6 +131,7 @@ impl Default for Options {
             v0_3: false,
             store: None,
             lease: Duration::from_secs(30),
+            fire_and_forget: false,
         }
     }
 }
@@ -199,6 +207,7 @@ impl Options {
                 }
                 "--quiet" => o.log = false,
                 "--v0-3" => o.v0_3 = true,
+                "--fire-and-forget" => o.fire_and_forget = true,
                 "--lease" => {
                     o.lease = Duration::from_secs(number("--lease", &value("--lease")?)?);
                     if o.lease.is_zero() {
@@ -357,6 +366,7 @@ impl Options {
         config.limits.max_store_bytes = self.max_store_bytes;
         config.limits.task_ttl = self.task_ttl;
         config.limits.max_events_per_task = self.max_stream_events;
+        config.fire_and_forget = self.fire_and_forget;
         let mut auth = None;
         if !self.bearer_tokens.is_empty() {
             config = config.with_bearer_scheme("bearer");
@@ -489,6 +499,8 @@ mod tests {
         );
         assert!(parse(&["--store", "redis://x"]).is_err());
         assert_eq!(run(&["--lease", "2"]).lease, Duration::from_secs(2));
+        assert!(run(&["--fire-and-forget"]).fire_and_forget);
+        assert!(!run(&[]).fire_and_forget);
         assert!(parse(&["--lease", "0"]).is_err());
         assert!(parse(&["--store"]).is_err());
     }

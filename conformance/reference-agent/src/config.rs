@@ -46,6 +46,12 @@ pub struct AgentConfig {
     /// by [`ReferenceAgent::server_config`](crate::ReferenceAgent::server_config).
     /// Default `None`: the time the agent is built.
     pub card_last_modified: Option<SystemTime>,
+    /// The "fire and forget" contract of the official TCK's 0.3.x branch
+    /// (the a2a-java TCK agent's) instead of the message-driven one: every
+    /// message leaves its task WORKING until it is canceled, and a
+    /// blocking send answers the WORKING task at once (see the
+    /// [crate documentation](crate)). Default false.
+    pub fire_and_forget: bool,
 }
 
 impl Default for AgentConfig {
@@ -64,6 +70,7 @@ impl Default for AgentConfig {
             limits: Limits::default(),
             push: PushPolicy::default(),
             card_last_modified: None,
+            fire_and_forget: false,
         }
     }
 }

@@ -4,6 +4,8 @@
 //! at the first update the task refuses, which is how a cancel (or an
 //! eviction) stops it.
 
+use std::time::Duration;
+
 use a2a_agent::{AgentExecutor, Execution, RequestContext, TaskUpdater, UpdateError};
 use a2a_types::{A2aError, FieldViolation, Message, Part, PartContent};
 
@@ -21,18 +23,43 @@ pub(crate) const NEED_AUTH: &str =
 #[derive(Debug, Clone)]
 pub struct ReferenceExecutor {
     limits: Limits,
+    fire_and_forget: bool,
 }
 
 impl ReferenceExecutor {
     /// The contract within `limits` (`max_stream_chunks`, `max_delay`).
     pub fn new(limits: Limits) -> ReferenceExecutor {
-        ReferenceExecutor { limits }
+        ReferenceExecutor {
+            limits,
+            fire_and_forget: false,
+        }
+    }
+
+    /// The "fire and forget" contract instead (see the
+    /// [crate documentation](crate)): every message leaves its task WORKING
+    /// until it is canceled.
+    pub fn fire_and_forget(limits: Limits) -> ReferenceExecutor {
+        ReferenceExecutor {
+            limits,
+            fire_and_forget: true,
+        }
     }
 }
+
+/// How long one wait of a fire-and-forget task lasts; it waits again until
+/// the task is canceled or expires.
+const FOREVER_STEP: Duration = Duration::from_secs(3600);
+/// How long a fire-and-forget `test-resubscribe-message-id` message waits
+/// before its task is created, as the TCK's own agent does.
+const RESUBSCRIBE_DELAY: Duration = Duration::from_secs(3);
 
 impl AgentExecutor for ReferenceExecutor {
     fn execute<'a>(&'a self, context: RequestContext, updater: TaskUpdater) -> Execution<'a> {
         Box::pin(async move {
+            if self.fire_and_forget {
+                fire_and_forget(&context, &updater).await;
+                return Ok(());
+            }
             let work = if context.task.is_some() {
                 behaviour::for_follow_up(&context.message)
             } else {
@@ -59,6 +86,22 @@ impl AgentExecutor for ReferenceExecutor {
             }
         })
     }
+}
+
+/// SUBMITTED with the message, WORKING, and nothing more until a cancel
+/// (or the store's expiry) ends the task.
+async fn fire_and_forget(context: &RequestContext, task: &TaskUpdater) {
+    if context
+        .message
+        .message_id
+        .starts_with("test-resubscribe-message-id")
+    {
+        let _ = task.pause(RESUBSCRIBE_DELAY).await;
+    }
+    if task.start_work().await.is_err() {
+        return;
+    }
+    while task.pause(FOREVER_STEP).await.is_ok() {}
 }
 
 /// The path of the text part a command was read from.

@@ -59,6 +59,10 @@
 //! | `message <x>` | a direct `Message` holding `<x>`, no task |
 //! | anything else | an echo task of the whole text |
 //!
+//! A message without a text part is read by its first data part, as
+//! compact JSON text (so a data part is echoed as its JSON); the card
+//! declares `text/plain` and `application/json` input for that reason.
+//!
 //! `stream` with `n` outside `1..=max_stream_chunks`, or a delay that is
 //! not a number of milliseconds up to `max_delay` ([`Limits`]), answers
 //! `InvalidParamsError` naming `message.parts[i].text`.
@@ -94,6 +98,27 @@
 //! - on a SUBMITTED or WORKING task, is recorded and changes nothing else;
 //! - on a terminal task, answers `UnsupportedOperationError`;
 //! - on an unknown task (or another caller's), `TaskNotFoundError`.
+//!
+//! ## Fire and forget (the 0.3 TCK's contract)
+//!
+//! With `--fire-and-forget` ([`AgentConfig::fire_and_forget`]) the agent
+//! follows the contract the official TCK's `0.3.x` branch expects of its
+//! system under test (the a2a-java TCK agent's) instead of the tables
+//! above, so that continuation, history and cancel tests meet a task that
+//! is still running:
+//!
+//! | message | what happens |
+//! | --- | --- |
+//! | any new message | SUBMITTED with the message in its history, then WORKING, and nothing more |
+//! | `messageId` starting `test-resubscribe-message-id` | the same, 3 s later |
+//! | a message to its WORKING task | joins the history; the task stays WORKING |
+//! | `CancelTask` | CANCELED (a second cancel answers it again: spec 3.3.1) |
+//!
+//! A blocking `SendMessage` answers the WORKING task at once
+//! (`HandlerConfig::max_blocking_wait` of zero; 0.3's `blocking` lets a
+//! server decline to wait on long-running work, 1.0's spec 3.2.2 asks it
+//! to wait, so this contract is for 0.3 runs). Streams stay open until the
+//! task is canceled or expires ([`Limits::task_ttl`]).
 //!
 //! # The protocol rules it follows
 //!
