@@ -16,7 +16,7 @@ use a2a_transport::{
     dispatch, A2aService, BoxFuture, CallContext, EventStream, Forward, HttpClient, Principal,
 };
 use a2a_types::{
-    A2aError, A2aRequest, Empty, ErrorKind, GetTaskRequest, Operation, Part, Reply,
+    A2aError, A2aRequest, Empty, ErrorKind, GetTaskRequest, Operation, Part, PartContent, Reply,
     SendMessageRequest, StreamResponse, Task, TaskState,
 };
 use bytes::{Bytes, BytesMut};
@@ -57,8 +57,10 @@ impl Fault {
                 HttpFault::V03ServedAs1_0
                 | HttpFault::V03KindMissing
                 | HttpFault::V03Enums1_0
-                | HttpFault::V03StreamErrorAsJson,
+                | HttpFault::V03StreamErrorAsJson
+                | HttpFault::V03OriginalNamesRefused,
             )
+            | FaultKind::Service(ServiceFault::DataPartRefused)
             | FaultKind::Push(PushFault::V03BodyAs1_0) => a2a_transport::ProtocolVersion::V0_3,
             _ => a2a_transport::ProtocolVersion::V1_0,
         }
@@ -116,6 +118,7 @@ faults! {
     "cancel-terminal-accepted", Service(CancelTerminalAccepted), "answers a completed task to CancelTask instead of TaskNotCancelableError";
     "cancel-ignored", Service(CancelIgnored), "answers CancelTask without canceling";
     "cancel-as-unsupported", Service(CancelUnsupported), "answers UnsupportedOperationError to every CancelTask (the old trait default)";
+    "data-part-refused", Service(DataPartRefused), "refuses a message with a data part (ContentTypeNotSupportedError) although it reads data parts";
     "not-blocking", Service(NotBlocking), "returns before the task finishes although the client blocks";
     "always-blocking", Service(AlwaysBlocking), "ignores returnImmediately";
     "context-mismatch-accepted", Service(ContextMismatchAccepted), "accepts a contextId that is not its task's";
@@ -158,6 +161,7 @@ faults! {
     "v0_3-served-as-1_0", Http(V03ServedAs1_0), "serves a 0.3 request with 1.0 semantics and shapes (against spec 3.6.2)";
     "v0_3-kind-missing", Http(V03KindMissing), "leaves kind out of 0.3 tasks, messages, parts and events";
     "v0_3-enums-1_0", Http(V03Enums1_0), "spells 0.3 states and roles the 1.0 way (TASK_STATE_COMPLETED, ROLE_AGENT)";
+    "v0_3-original-names-refused", Http(V03OriginalNamesRefused), "does not read the proto's original field names (push_notification_config) in a 0.3 HTTP+JSON push config body";
     "v0_3-stream-error-as-json", Http(V03StreamErrorAsJson), "answers a failing 0.3 streaming call with an application/json error, not a stream of one error event";
     "v0_3-push-body-1_0", Push(V03BodyAs1_0), "POSTs 0.3 push notifications as 1.0 StreamResponses";
     "last-modified-ignored", Http(LastModifiedIgnored), "serves the card with Last-Modified but ignores If-Modified-Since";
@@ -196,6 +200,7 @@ enum ServiceFault {
     CancelTerminalAccepted,
     CancelIgnored,
     CancelUnsupported,
+    DataPartRefused,
     NotBlocking,
     AlwaysBlocking,
     ContextMismatchAccepted,
@@ -306,6 +311,7 @@ enum HttpFault {
     V03KindMissing,
     V03Enums1_0,
     V03StreamErrorAsJson,
+    V03OriginalNamesRefused,
 }
 
 /// Faults of push delivery.
@@ -380,6 +386,18 @@ impl Forward for FaultyService {
                 return Err(A2aError::push_notification_not_supported());
             }
             let request = match request {
+                A2aRequest::SendMessage(r)
+                    if self.is(ServiceFault::DataPartRefused)
+                        && r.message
+                            .parts
+                            .iter()
+                            .any(|p| matches!(p.content, PartContent::Data(_))) =>
+                {
+                    return Err(A2aError::new(
+                        ErrorKind::ContentTypeNotSupported,
+                        "message.parts: media type \"application/json\" is not accepted by this agent",
+                    ));
+                }
                 A2aRequest::SendMessage(r) => A2aRequest::SendMessage(self.send(&cx, r).await),
                 A2aRequest::GetTask(mut r) => {
                     if self.is(ServiceFault::HistoryIgnored) {
@@ -650,6 +668,14 @@ impl HttpClient for FaultyHttp {
                 }
                 HttpFault::V03ServedAs1_0 => {
                     request = as_1_0(request);
+                }
+                HttpFault::V03OriginalNamesRefused
+                    if request.uri().path().ends_with("/pushNotificationConfigs") =>
+                {
+                    // What a reader of JSON names only sees: no config.
+                    let body = String::from_utf8_lossy(request.body())
+                        .replace("\"push_notification_config\"", "\"unread_field\"");
+                    *request.body_mut() = Bytes::from(body);
                 }
                 HttpFault::FieldRulesUnchecked => {
                     // The server's pipeline refuses these values, so the

@@ -80,7 +80,7 @@ async fn the_reference_agent_passes_everything_at_0_3() {
         .iter()
         .filter(|r| r.scenario.starts_with("v0_3.") && r.outcome == Outcome::Pass)
         .count();
-    assert_eq!(v03, 6, "the 0.3 wire scenarios pass");
+    assert_eq!(v03, 8, "the 0.3 wire scenarios pass");
     assert!(report.totals.passed > 40, "{}", report.summary_line());
     println!("reference agent at 0.3: {}", report.summary_line());
 }

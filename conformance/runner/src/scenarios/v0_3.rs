@@ -8,13 +8,13 @@
 use a2a_transport::ProtocolVersion;
 use serde_json::{json, Value};
 
-use crate::binding::{Kind, JSONRPC};
+use crate::binding::{Kind, JSONRPC, REST};
 use crate::check::{ensure, fail, Check};
 use crate::context::Ctx;
 use crate::contract::Behaviour;
 use crate::scenario;
 use crate::scenario::Scenario;
-use crate::scenarios::needs_streaming;
+use crate::scenarios::{needs_push, needs_streaming};
 
 /// The behaviour scenarios that call `ListTasks`, which 0.3 lacks.
 const USES_LIST_TASKS: &[&str] = &[
@@ -98,6 +98,24 @@ pub(crate) fn list() -> Vec<Scenario> {
             Kind::Wire(JSONRPC),
             "0.3: a failing streaming call answers a stream whose one event is the JSON-RPC error",
             stream_error
+        ),
+        scenario!(
+            "v0_3.push-config-original-names",
+            "A.2",
+            Must,
+            Kind::Wire(REST),
+            "0.3 HTTP+JSON: a push config body with the proto's original field names \
+             (config_id, push_notification_config) and an empty authentication is accepted",
+            push_config_original_names
+        ),
+        scenario!(
+            "v0_3.data-part",
+            "A.2",
+            Must,
+            Kind::Wire(JSONRPC),
+            "0.3: a message whose one part is a data part is accepted (the reference \
+             agent's card declares application/json input) and echoed",
+            data_part
         ),
     ]
 }
@@ -269,5 +287,67 @@ async fn stream_error(cx: &Ctx<'_>) -> Check {
         events.len() == 1 && events[0].pointer("/error/code") == Some(&json!(-32001)),
         "one event: the JSON-RPC error -32001",
         format!("{events:?}"),
+    )
+}
+
+/// The body the 0.3 TCK writes (ProtoJSON parsers accept the original
+/// field names; proto3 has no required sub-message, so `{}` is no
+/// authentication).
+async fn push_config_original_names(cx: &Ctx<'_>) -> Check {
+    needs_push(cx)?;
+    cx.reference(Behaviour::InputRequired).await?;
+    let webhook = cx.webhook()?.clone();
+    let task = cx.send_task("input").await?;
+    let config_id = cx.nonce();
+    let url = webhook.url(&config_id);
+    let name = format!("tasks/{}/pushNotificationConfigs/{config_id}", task.id);
+    let body = json!({"parent": format!("tasks/{}", task.id), "config_id": config_id,
+        "config": {"name": name,
+            "push_notification_config": {"url": url, "token": "t", "authentication": {}}}});
+    let reply = cx
+        .rest_post(
+            &format!("/v1/tasks/{}/pushNotificationConfigs", task.id),
+            &body,
+        )?
+        .header("a2a-version", "0.3")
+        .send(cx)
+        .await?;
+    ensure(
+        reply.status.is_success(),
+        "a 2xx answer to the TCK's push config body",
+        reply.describe(),
+    )?;
+    let answer = reply.json()?;
+    ensure(
+        answer.pointer("/pushNotificationConfig/url") == Some(&json!(url))
+            && answer.get("name") == Some(&json!(name)),
+        format!("the stored config {name} with url {url}"),
+        answer.to_string(),
+    )
+}
+
+async fn data_part(cx: &Ctx<'_>) -> Check {
+    cx.reference(Behaviour::Complete).await?;
+    let data = json!({"city": "Lisbon", "days": 3});
+    let task = call(
+        cx,
+        "message/send",
+        json!({"message": {"kind": "message", "messageId": cx.nonce(), "role": "user",
+            "parts": [{"kind": "data", "data": data}]}}),
+    )
+    .await?;
+    ensure(
+        task.pointer("/status/state") == Some(&json!("completed")),
+        "a completed echo task",
+        task.to_string(),
+    )?;
+    let echoed = task
+        .pointer("/artifacts/0/parts/0/text")
+        .and_then(Value::as_str)
+        .and_then(|t| serde_json::from_str::<Value>(t).ok());
+    ensure(
+        echoed.as_ref() == Some(&data),
+        format!("an artifact echoing the data {data} as JSON text"),
+        task.to_string(),
     )
 }
