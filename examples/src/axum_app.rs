@@ -21,7 +21,12 @@
 //! `ServerConfig::max_body_size` (16 MiB by default), answering 413 with
 //! the binding's A2A error body beyond it. axum's 2 MB `DefaultBodyLimit`
 //! applies to its extractors (`Bytes`, `Json`), not to a mounted service,
-//! so nothing cuts a body earlier. SSE keep-alive comments come from the
+//! so nothing cuts a body earlier. A client still writing an oversized
+//! body reads that 413 rather than a broken pipe: the service reads on
+//! and discards the rest of the body before answering with
+//! `Connection: close`, up to `ServerConfig::linger`'s bounds
+//! (`a2a_hyper::server_config()`: 64 MiB or 2 s), and sends no
+//! `100 Continue` to a declared length it refuses. SSE keep-alive comments come from the
 //! agent's configuration (`a2a_hyper::server_config()`: every 15 s of
 //! quiet), not from the app.
 

@@ -165,7 +165,7 @@ pub async fn converse<A: A2aService + ?Sized>(
 pub fn describe(event: &StreamResponse) -> String {
     match event {
         StreamResponse::Task(t) => format!("task {} {}", t.id, state(t.status.state)),
-        StreamResponse::Message(m) => format!("message {:?}", m.text().unwrap_or_default()),
+        StreamResponse::Message(m) => format!("message {:?}", m.text_content().unwrap_or_default()),
         StreamResponse::StatusUpdate(s) => format!("status {}", state(s.status.state)),
         StreamResponse::ArtifactUpdate(a) => {
             let how = match (a.append, a.last_chunk) {
@@ -203,7 +203,7 @@ fn expect_task(step: &str, response: SendMessageResponse) -> Result<Task, A2aErr
         SendMessageResponse::Task(task) => Ok(task),
         SendMessageResponse::Message(m) => Err(A2aError::internal(format!(
             "{step}: expected a task, the agent replied with a message {:?}",
-            m.text().unwrap_or_default()
+            m.text_content().unwrap_or_default()
         ))),
     }
 }

@@ -200,3 +200,163 @@ async fn the_binarys_app_starts_at_the_root_and_under_a_prefix() {
         assert!(card.contains(&format!("\"{base_url}/\"")), "{card}");
     }
 }
+
+/// The `axum-app` binary's app (the reference agent at the root) on a
+/// loopback listener whose accepted sockets have small receive buffers,
+/// with the agent's body limit at `max_body_size`.
+async fn start_small_buffered(max_body_size: usize) -> SocketAddr {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    // Accepted sockets inherit it; a fixed buffer also turns autotuning
+    // off, so a body several times larger cannot fit in flight.
+    socket.set_recv_buffer_size(64 << 10).unwrap();
+    socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let listener = socket.listen(64).unwrap();
+    let addr = listener.local_addr().unwrap();
+    let config = server_config().with_max_body_size(max_body_size);
+    let router = app(reference_agent(&format!("http://{addr}"), config).unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    addr
+}
+
+/// One request of `len` body bytes to JSON-RPC at `/`, declared with
+/// `Content-Length` or chunked, written whole before the answer is read
+/// (as simple clients do), from a socket with a small send buffer. The
+/// answer until the server closes, or what failed: the write or the read.
+async fn post_oversized(addr: SocketAddr, len: usize, chunked: bool) -> Result<String, String> {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_send_buffer_size(64 << 10).unwrap();
+    let mut tcp = socket
+        .connect(addr)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let framing = if chunked {
+        "transfer-encoding: chunked".to_owned()
+    } else {
+        format!("content-length: {len}")
+    };
+    let head = format!(
+        "POST / HTTP/1.1\r\nhost: a\r\ncontent-type: application/json\r\n\
+         a2a-version: 1.0\r\n{framing}\r\n\r\n"
+    );
+    let piece = vec![b' '; 64 << 10];
+    let write = async {
+        tcp.write_all(head.as_bytes()).await?;
+        let mut left = len;
+        while left > 0 {
+            let n = left.min(piece.len());
+            if chunked {
+                tcp.write_all(format!("{n:x}\r\n").as_bytes()).await?;
+            }
+            tcp.write_all(&piece[..n]).await?;
+            if chunked {
+                tcp.write_all(b"\r\n").await?;
+            }
+            left -= n;
+        }
+        if chunked {
+            tcp.write_all(b"0\r\n\r\n").await?;
+        }
+        Ok::<_, std::io::Error>(())
+    };
+    // A generous bound against a hang, not a timing assertion.
+    match tokio::time::timeout(Duration::from_secs(60), write).await {
+        Err(_) => return Err("writing the body: no progress in 60 s".to_owned()),
+        Ok(Err(e)) => return Err(format!("writing the body: {e}")),
+        Ok(Ok(())) => {}
+    }
+    let mut answer = Vec::new();
+    match tokio::time::timeout(Duration::from_secs(60), tcp.read_to_end(&mut answer)).await {
+        Err(_) => Err("reading the answer: no end in 60 s".to_owned()),
+        Ok(Err(e)) => Err(format!(
+            "reading the answer after {} bytes: {e}",
+            answer.len()
+        )),
+        Ok(Ok(_)) => Ok(String::from_utf8_lossy(&answer).into_owned()),
+    }
+}
+
+/// Issue 27: an oversized body got "Broken pipe" instead of 413 when the
+/// server answered and closed while the client was still writing. Every
+/// try, declared or chunked, must write its whole body and read a 413
+/// with the JSON-RPC error body, the connection then closed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_body_always_reads_413_never_a_broken_pipe() {
+    const LIMIT: usize = 64 << 10;
+    const TRIES: usize = 20;
+    let addr = start_small_buffered(LIMIT).await;
+    let mut failures = Vec::new();
+    for try_ in 0..TRIES {
+        for chunked in [false, true] {
+            // 4 MiB: 64 times the limit, many times what the buffers of
+            // both ends hold.
+            let outcome = post_oversized(addr, 4 << 20, chunked).await;
+            let form = if chunked { "chunked" } else { "content-length" };
+            match outcome {
+                Ok(answer) if answer.starts_with("HTTP/1.1 413 ") => {
+                    let lower = answer.to_ascii_lowercase();
+                    assert!(lower.contains("\r\nconnection: close\r\n"), "{answer}");
+                    assert!(
+                        answer.contains(&format!("exceeds the limit of {LIMIT} bytes")),
+                        "{answer}"
+                    );
+                    assert!(answer.contains("\"jsonrpc\":\"2.0\""), "{answer}");
+                }
+                Ok(answer) => {
+                    failures.push(format!("try {try_} {form}: {:?}", answer.lines().next()))
+                }
+                Err(why) => failures.push(format!("try {try_} {form}: {why}")),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} tries did not read a 413:\n{}",
+        failures.len(),
+        2 * TRIES,
+        failures.join("\n")
+    );
+}
+
+/// A declared oversized body sent with `Expect: 100-continue` is refused
+/// at once: no `100 Continue` invites the body, the 413 is the first and
+/// only answer, and the connection closes without waiting for a body.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_body_awaiting_100_continue_is_refused_without_it() {
+    let addr = start_small_buffered(64 << 10).await;
+    for _ in 0..5 {
+        let mut tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let head = "POST / HTTP/1.1\r\nhost: a\r\ncontent-type: application/json\r\n\
+                    a2a-version: 1.0\r\nexpect: 100-continue\r\ncontent-length: 4194304\r\n\r\n";
+        tcp.write_all(head.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        tokio::time::timeout(Duration::from_secs(60), tcp.read_to_end(&mut answer))
+            .await
+            .expect("the server closes after the 413")
+            .unwrap();
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 413 "), "{answer}");
+        assert!(!answer.contains("100 Continue"), "{answer}");
+    }
+}
+
+/// What the `axum-app` binary serves, with its default 16 MiB limit: a
+/// 20 MiB body, declared and chunked, reads a 413 every time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binarys_app_answers_a_20_mib_body_with_413() {
+    use a2a_examples::axum_app::reference_app;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (router, _) = reference_app(&format!("http://{addr}"), false).unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let mut failures = Vec::new();
+    for try_ in 0..3 {
+        for chunked in [false, true] {
+            match post_oversized(addr, 20 << 20, chunked).await {
+                Ok(answer) if answer.starts_with("HTTP/1.1 413 ") => {}
+                Ok(answer) => failures.push(format!("try {try_}: {:?}", answer.lines().next())),
+                Err(why) => failures.push(format!("try {try_} chunked {chunked}: {why}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

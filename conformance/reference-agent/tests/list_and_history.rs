@@ -76,7 +76,7 @@ async fn history_length_in_send_and_stream() {
     assert!(t.history.is_empty());
     let t = send_task(&agent, &cx(), with_history(msg("h1", "input"), 1)).await;
     assert_eq!(t.history.len(), 1);
-    assert_eq!(t.history[0].text().as_deref(), Some("need input"));
+    assert_eq!(t.history[0].text_content().as_deref(), Some("need input"));
 
     let stream = agent
         .send_streaming_message(&cx(), with_history(msg("h2", "echo b"), 0))

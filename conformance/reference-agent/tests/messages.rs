@@ -152,7 +152,7 @@ async fn direct_message_replies() {
         panic!("expected a message");
     };
     assert_eq!(reply.role, Role::Agent);
-    assert_eq!(reply.text().as_deref(), Some("hello there"));
+    assert_eq!(reply.text_content().as_deref(), Some("hello there"));
     assert_eq!(reply.context_id, "ctx-d");
     assert!(reply.task_id.is_empty() && !reply.message_id.is_empty());
     assert_eq!(agent.task_count(), 0, "a direct reply creates no task");
@@ -200,7 +200,7 @@ async fn the_text_contract() {
     let t = run(&agent, "input").await;
     assert_eq!(t.status.state, TaskState::InputRequired);
     assert_eq!(
-        t.status.message.as_ref().unwrap().text().as_deref(),
+        t.status.message.as_ref().unwrap().text_content().as_deref(),
         Some("need input")
     );
 
@@ -276,7 +276,7 @@ async fn multi_turn_input_and_auth_resume() {
         let texts: Vec<_> = done
             .history
             .iter()
-            .map(|m| (m.role, m.text().unwrap()))
+            .map(|m| (m.role, m.text_content().unwrap()))
             .collect();
         assert_eq!(texts[0], (Role::User, text.to_owned()));
         assert_eq!(texts[2], (Role::User, "blue".to_owned()));
@@ -358,7 +358,7 @@ async fn tck_message_id_prefixes_win_over_the_text() {
     let t = task("tck-complete-task-001").await;
     assert_eq!(t.status.state, TaskState::Completed);
     assert_eq!(
-        t.status.message.as_ref().unwrap().text().as_deref(),
+        t.status.message.as_ref().unwrap().text_content().as_deref(),
         Some("Hello from TCK")
     );
 
@@ -434,7 +434,7 @@ async fn tck_message_id_prefixes_win_over_the_text() {
     else {
         panic!("expected a direct message");
     };
-    assert_eq!(m.text().as_deref(), Some("Direct message response"));
+    assert_eq!(m.text_content().as_deref(), Some("Direct message response"));
 }
 
 #[tokio::test]
@@ -467,7 +467,7 @@ async fn a_tck_follow_up_chooses_how_the_task_resumes() {
     let done = send_task(&agent, &cx(), request(follow)).await;
     assert_eq!(done.status.state, TaskState::Completed);
     assert_eq!(
-        done.status.message.unwrap().text().as_deref(),
+        done.status.message.unwrap().text_content().as_deref(),
         Some("Hello from TCK")
     );
 }

@@ -301,9 +301,9 @@ async fn drain(stream: &mut EventStream) -> Vec<StreamResponse> {
 fn describe(item: &StreamResponse) -> String {
     match item {
         StreamResponse::Task(t) => format!("task {}", t.status.state.as_str_name()),
-        StreamResponse::Message(m) => format!("message {}", m.text().unwrap_or_default()),
+        StreamResponse::Message(m) => format!("message {}", m.text_content().unwrap_or_default()),
         StreamResponse::StatusUpdate(u) => {
-            let text = u.status.message.as_ref().and_then(Message::text);
+            let text = u.status.message.as_ref().and_then(Message::text_content);
             match text {
                 Some(text) => format!("status {} {text}", u.status.state.as_str_name()),
                 None => format!("status {}", u.status.state.as_str_name()),
@@ -323,7 +323,7 @@ fn status_text(task: &Task) -> String {
     task.status
         .message
         .as_ref()
-        .and_then(Message::text)
+        .and_then(Message::text_content)
         .unwrap_or_default()
 }
 
@@ -354,7 +354,7 @@ async fn a_blocking_send_answers_the_completed_task_with_its_artifact() {
     assert!(
         task.history
             .iter()
-            .any(|m| m.text().as_deref() == Some("echo hello there")),
+            .any(|m| m.text_content().as_deref() == Some("echo hello there")),
         "the client's message joins the history: {:?}",
         task.history
     );
@@ -412,7 +412,7 @@ async fn a_reply_answers_a_message_and_creates_no_task() {
     let (h, _) = handler();
     match send(&h, &cx(), request("reply")).await {
         Ok(SendMessageResponse::Message(m)) => {
-            assert_eq!(m.text().as_deref(), Some("just a reply"));
+            assert_eq!(m.text_content().as_deref(), Some("just a reply"));
             assert!(!m.context_id.is_empty(), "the reply carries the context");
         }
         other => panic!("want a message, got {other:?}"),
@@ -482,7 +482,11 @@ async fn an_answer_to_input_required_resumes_the_executor_with_the_task() {
     let resumed = seen[1].as_ref().expect("the answer's call has the task");
     assert_eq!(resumed.id, asked.id);
     assert_eq!(
-        resumed.history.last().and_then(Message::text).as_deref(),
+        resumed
+            .history
+            .last()
+            .and_then(Message::text_content)
+            .as_deref(),
         Some("Ada"),
         "the answer is in the task's history"
     );

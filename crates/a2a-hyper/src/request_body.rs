@@ -5,6 +5,11 @@
 //! [`HostLimits::max_body_bytes_in_flight`]. A body past a limit fails
 //! with a [`BodyFailure`] naming 408 or 503, which the transport's tower
 //! service answers with the binding's error body.
+//!
+//! The budget counts what the tower service keeps: the body up to the
+//! server's `max_body_size`. What arrives after that is read only to be
+//! thrown away (the lingering before a 413, `ServerConfig::linger`), so
+//! it does not count, while the stall and rate limits still apply to it.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -37,6 +42,11 @@ pub(crate) struct LimitedBody<B> {
     started: Instant,
     /// Bytes of this body counted in the budget.
     held: usize,
+    /// Past this many bytes counted, frames are not counted: the consumer
+    /// discards them.
+    max_held: usize,
+    /// Bytes of this body received, counted or not.
+    received: usize,
     /// When the body fails if nothing more arrives.
     deadline: Instant,
     /// Armed at `deadline` the first time the body has to wait: a body that
@@ -47,9 +57,12 @@ pub(crate) struct LimitedBody<B> {
 }
 
 impl<B> LimitedBody<B> {
+    /// `inner` under `limits`, counting at most about `max_held` bytes (a
+    /// frame more) in `budget`.
     pub(crate) fn new(
         inner: B,
         limits: &HostLimits,
+        max_held: usize,
         budget: Arc<BodyBudget>,
         stats: Arc<ServeStats>,
     ) -> LimitedBody<B> {
@@ -63,6 +76,8 @@ impl<B> LimitedBody<B> {
             min_rate: limits.min_body_rate,
             started,
             held: 0,
+            max_held,
+            received: 0,
             deadline: started + limits.body_stall_timeout,
             timer: None,
             failed: false,
@@ -77,7 +92,7 @@ impl<B> LimitedBody<B> {
         if self.min_rate == 0 {
             return stalled;
         }
-        let due = Duration::from_secs_f64(self.held as f64 / self.min_rate as f64);
+        let due = Duration::from_secs_f64(self.received as f64 / self.min_rate as f64);
         stalled.min(self.started + self.stall + due)
     }
 
@@ -108,9 +123,11 @@ where
             Poll::Ready(Some(Ok(frame))) => {
                 if let Some(data) = frame.data_ref() {
                     let len = data.len();
-                    this.held += len;
-                    let total = this.budget.0.fetch_add(len, Ordering::AcqRel) + len;
-                    if total > this.max_in_flight {
+                    this.received += len;
+                    let counted = if this.held <= this.max_held { len } else { 0 };
+                    this.held += counted;
+                    let total = this.budget.0.fetch_add(counted, Ordering::AcqRel) + counted;
+                    if counted > 0 && total > this.max_in_flight {
                         let max = this.max_in_flight;
                         return Poll::Ready(Some(Err(this.fail(
                             Count::BodyOverBudget,
@@ -143,7 +160,7 @@ where
                 .poll(cx)
             {
                 Poll::Ready(()) => {
-                    let (stall, rate, held) = (this.stall, this.min_rate, this.held);
+                    let (stall, rate, held) = (this.stall, this.min_rate, this.received);
                     let elapsed = this.started.elapsed();
                     Poll::Ready(Some(Err(this.fail(
                         Count::BodyTimedOut,
@@ -209,6 +226,7 @@ mod tests {
         LimitedBody::new(
             Script(frames.iter().copied().collect()),
             &limits,
+            usize::MAX,
             Arc::clone(budget),
             Arc::new(ServeStats::default()),
         )
@@ -280,6 +298,7 @@ mod tests {
         let mut body = LimitedBody::new(
             dribble,
             &limits,
+            usize::MAX,
             Arc::new(BodyBudget::default()),
             Arc::new(ServeStats::default()),
         );
@@ -310,5 +329,26 @@ mod tests {
         drop(first);
         let mut third = limited(&["efgh"], limits, &budget);
         assert!(next(&mut third).await.unwrap().is_ok(), "room again");
+    }
+
+    #[tokio::test]
+    async fn bytes_past_what_the_consumer_keeps_are_not_counted() {
+        let limits = HostLimits::default().with_max_body_bytes_in_flight(6);
+        let budget = Arc::new(BodyBudget::default());
+        // The consumer keeps 4 bytes (a server limit of 3, and one more).
+        let mut body = LimitedBody::new(
+            Script(["abc", "de", "fghij", "klmno"].into_iter().collect()),
+            &limits,
+            4,
+            Arc::clone(&budget),
+            Arc::new(ServeStats::default()),
+        );
+        for _ in 0..4 {
+            assert!(next(&mut body).await.unwrap().is_ok(), "within the budget");
+        }
+        assert_eq!(budget.0.load(Ordering::Acquire), 5, "abc and de");
+        assert_eq!(body.received, 15);
+        drop(body);
+        assert_eq!(budget.0.load(Ordering::Acquire), 0);
     }
 }

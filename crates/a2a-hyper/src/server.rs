@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use a2a_transport::server::TowerService;
+use a2a_transport::server::{Linger, TowerService};
 use a2a_transport::{client::Timer, A2aServer, A2aService, BoxFuture, ServerConfig};
 use http::{Method, Request, StatusCode, Version};
 use hyper::body::Incoming;
@@ -56,15 +56,25 @@ impl Timer for TokioTimer {
 }
 
 /// [`ServerConfig::new`] with SSE keep-alive comments every
-/// [`DEFAULT_KEEP_ALIVE`] of quiet on tokio's clock: the configuration a
-/// server on this crate starts from.
+/// [`DEFAULT_KEEP_ALIVE`] of quiet on tokio's clock, and a body refused
+/// with 413 read on for at most [`Linger::DEFAULT_MAX_TIME`] (and
+/// [`Linger::DEFAULT_MAX_BYTES`]) on that clock before the answer, so
+/// that a client still writing reads it: the configuration a server on
+/// this crate, or an axum app mounting the transport's `TowerService`,
+/// starts from.
 ///
 /// ```
+/// use a2a_transport::server::Linger;
+///
 /// let config = a2a_hyper::server_config().with_max_body_size(1 << 20);
 /// assert_eq!(config.keep_alive.map(|k| k.interval()), Some(a2a_hyper::DEFAULT_KEEP_ALIVE));
+/// assert_eq!(config.linger.max_time(), Some(Linger::DEFAULT_MAX_TIME));
+/// assert_eq!(config.linger.max_bytes(), Linger::DEFAULT_MAX_BYTES);
 /// ```
 pub fn server_config() -> ServerConfig {
-    ServerConfig::new().with_keep_alive(DEFAULT_KEEP_ALIVE, TokioTimer)
+    ServerConfig::new()
+        .with_keep_alive(DEFAULT_KEEP_ALIVE, TokioTimer)
+        .with_linger(Linger::new().with_max_time(Linger::DEFAULT_MAX_TIME, TokioTimer))
 }
 
 /// What [`serve`] reports of each request, when asked to
@@ -365,6 +375,8 @@ pub async fn serve<S>(
         };
         let _ = stream.set_nodelay(true);
         let tower = TowerService::new(Arc::clone(&server));
+        // What the service keeps of a body: its limit, and one byte more.
+        let max_held = server.config().max_body_size.saturating_add(1);
         let (log, budget, stats_for_body) =
             (options.log.clone(), Arc::clone(&budget), options.stats());
         let tracked = Arc::clone(&conn);
@@ -377,6 +389,7 @@ pub async fn serve<S>(
                 LimitedBody::new(
                     body,
                     &limits,
+                    max_held,
                     Arc::clone(&budget),
                     Arc::clone(&stats_for_body),
                 )

@@ -400,7 +400,10 @@ async fn a_task_whose_replica_died_fails_when_its_lease_expires_and_a_live_one_d
         let got = other.get(&owner(), "orphan", View::FULL).await.unwrap();
         if got.task.status.state == TaskState::Failed {
             let why = got.task.status.message.expect("a status message says why");
-            assert!(why.text().unwrap().contains("lease expired"), "{why:?}");
+            assert!(
+                why.text_content().unwrap().contains("lease expired"),
+                "{why:?}"
+            );
             break;
         }
     }

@@ -25,6 +25,7 @@ use crate::extensions::{ExtensionLimits, RequestedExtensions};
 use crate::gate::{check_capabilities, check_input_modes, required_extensions};
 use crate::grpc_wire::SERVICE_NAME;
 use crate::keep_alive::KeepAlive;
+use crate::linger::Linger;
 use crate::pipeline::{next_event, Answer, CallHead, Framed};
 use crate::query::{QueryConfig, QueryParams};
 use crate::resilient::Timer;
@@ -84,6 +85,13 @@ pub struct ServerConfig {
     /// before being parsed (by `Content-Length` when present). Default
     /// [`DEFAULT_MAX_BODY_SIZE`].
     pub max_body_size: usize,
+    /// How much of a body refused with 413 the
+    /// [`TowerService`](crate::server::TowerService) still reads, and
+    /// discards, before answering on HTTP/1.x, so that a client still
+    /// writing reads the 413 instead of a reset. Default
+    /// [`Linger::new`]: up to 64 MiB, no time bound (the core reads no
+    /// clock; `a2a_hyper::server_config()` adds 2 s).
+    pub linger: Linger,
     /// Bounds of a JSON-RPC batch (JSON-RPC 2.0 section 6): at most
     /// [`DEFAULT_MAX_BATCH_LEN`](a2a_jsonrpc::DEFAULT_MAX_BATCH_LEN)
     /// requests in at most
@@ -142,6 +150,7 @@ impl ServerConfig {
             extended_card_cache_control: DEFAULT_EXTENDED_CARD_CACHE_CONTROL.to_owned(),
             check_input_modes: false,
             max_body_size: DEFAULT_MAX_BODY_SIZE,
+            linger: Linger::new(),
             batch_limits: BatchLimits::new(),
             max_path_len: Router::DEFAULT_MAX_PATH_LEN,
             query: QueryConfig::new(),
@@ -220,6 +229,13 @@ impl ServerConfig {
     /// Sets the body size limit.
     pub fn with_max_body_size(mut self, max: usize) -> ServerConfig {
         self.max_body_size = max;
+        self
+    }
+
+    /// Sets how a body refused with 413 is read on (see
+    /// [`linger`](ServerConfig::linger)).
+    pub fn with_linger(mut self, linger: Linger) -> ServerConfig {
+        self.linger = linger;
         self
     }
 
@@ -319,6 +335,7 @@ impl fmt::Debug for ServerConfig {
             )
             .field("check_input_modes", &self.check_input_modes)
             .field("max_body_size", &self.max_body_size)
+            .field("linger", &self.linger)
             .field("batch_limits", &self.batch_limits)
             .field("max_path_len", &self.max_path_len)
             .field("query", &self.query)
@@ -1039,7 +1056,7 @@ fn check_grpc_interface(config: &ServerConfig, interface: &AgentInterface) -> Re
 
 /// The request's `Content-Length`, if any: every field must hold the same
 /// decimal value (RFC 9110 section 8.6), else `InvalidRequestError` (400).
-fn content_length(head: &Parts) -> Result<Option<u64>, A2aError> {
+pub(crate) fn content_length(head: &Parts) -> Result<Option<u64>, A2aError> {
     let mut found: Option<u64> = None;
     for value in head.headers.get_all(CONTENT_LENGTH) {
         for item in value.as_bytes().split(|&b| b == b',') {

@@ -168,6 +168,7 @@
 //! | input | default | where |
 //! | --- | --- | --- |
 //! | request body | 16 MiB (413, by `Content-Length` first) | [`ServerConfig::max_body_size`](crate::ServerConfig::max_body_size) |
+//! | body read and discarded before a 413 (HTTP/1.x, `TowerService`) | 64 MiB; 2 s with a timer | [`ServerConfig::linger`](crate::ServerConfig::linger) |
 //! | JSON-RPC batch | 32 requests, 1 MiB (413, one `-32600`) | [`ServerConfig::batch_limits`](crate::ServerConfig::batch_limits) |
 //! | `Accept` (HTTP+JSON) | 64 media ranges read | [`server`] ("Media types") |
 //! | request path | 2048 bytes (414) | [`ServerConfig::max_path_len`](crate::ServerConfig::max_path_len), [`Router::with_max_path_len`](crate::http_json::Router::with_max_path_len) |
@@ -219,6 +220,7 @@ mod http_client;
 mod http_transport;
 mod jsonrpc_binding;
 mod keep_alive;
+mod linger;
 mod media;
 mod pct;
 mod pipeline;
@@ -329,6 +331,7 @@ pub mod server {
         check_capabilities, check_input_modes, media_range_covers, required_extensions,
     };
     pub use crate::keep_alive::{KeepAlive, KeepAliveStream};
+    pub use crate::linger::Linger;
     pub use crate::pipeline::{Answer, CallHead};
     #[cfg(feature = "tower-service")]
     pub use crate::tower::{BodyFailure, TowerService};

@@ -139,6 +139,10 @@ impl Message {
 
     /// The older name of [`Message::text_content`], which reads the same
     /// on messages, artifacts and parts; prefer that one.
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `Message::text_content`, the name `Artifact` and `Part` share"
+    )]
     pub fn text(&self) -> Option<String> {
         self.text_content()
     }
@@ -585,3 +589,33 @@ impl Artifact {
 }
 
 message_impls!(Message, Artifact);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The deprecated names read what `text_content` reads, on every kind
+    /// of content (several text parts, none, other parts between).
+    #[test]
+    #[allow(deprecated)]
+    fn the_older_names_read_the_same_as_text_content() {
+        let messages = [
+            Message::user_text("m1", "hello"),
+            Message::new(
+                Role::User,
+                "m2",
+                vec![Part::text("a"), Part::raw(vec![1]), Part::text("b")],
+            ),
+            Message::new(Role::Agent, "m3", vec![Part::url("https://x/f")]),
+            Message::new(Role::Agent, "m4", Vec::new()),
+        ];
+        for m in &messages {
+            assert_eq!(m.text(), m.text_content(), "{m:?}");
+            for part in &m.parts {
+                assert_eq!(part.as_text(), part.text_content(), "{part:?}");
+            }
+        }
+        assert_eq!(messages[1].text().as_deref(), Some("ab"));
+        assert_eq!(messages[2].text(), None);
+    }
+}

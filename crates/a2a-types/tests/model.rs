@@ -25,8 +25,6 @@ fn message_and_part_constructors() {
     ];
     let m = Message::new(Role::User, "m3", parts);
     assert_eq!(m.text_content().as_deref(), Some("abc"));
-    // `text` is the older name of the same reading.
-    assert_eq!(m.text(), m.text_content());
     assert_eq!(
         Message::new(Role::User, "m4", vec![Part::raw(vec![1])]).text_content(),
         None

@@ -117,7 +117,7 @@ pub fn describe(e: &StreamResponse) -> String {
             if a.append { "+" } else { "" },
             if a.last_chunk { "!" } else { "" }
         ),
-        StreamResponse::Message(m) => format!("message:{}", m.text().unwrap_or_default()),
+        StreamResponse::Message(m) => format!("message:{}", m.text_content().unwrap_or_default()),
     }
 }
 
