@@ -310,6 +310,7 @@ impl Protobuf for SendMessageConfiguration {
             .map(Box::new),
             history_length: m.history_length,
             return_immediately: m.return_immediately,
+            ..Default::default()
         })
     }
 }
@@ -336,6 +337,7 @@ impl Protobuf for Task {
             artifacts: list(m.artifacts, "artifacts")?,
             history: list(m.history, "history")?,
             metadata: opt(m.metadata, "metadata")?,
+            ..Default::default()
         })
     }
 }
@@ -453,6 +455,7 @@ impl Protobuf for Artifact {
             parts: list(m.parts, "parts")?,
             metadata: opt(m.metadata, "metadata")?,
             extensions: m.extensions,
+            ..Default::default()
         })
     }
 }
@@ -475,6 +478,7 @@ impl Protobuf for TaskStatusUpdateEvent {
             context_id: m.context_id,
             status: required(m.status, "status")?,
             metadata: opt(m.metadata, "metadata")?,
+            ..Default::default()
         })
     }
 }
@@ -501,6 +505,7 @@ impl Protobuf for TaskArtifactUpdateEvent {
             append: m.append,
             last_chunk: m.last_chunk,
             metadata: opt(m.metadata, "metadata")?,
+            ..Default::default()
         })
     }
 }
@@ -1080,6 +1085,7 @@ impl Protobuf for GetTaskRequest {
             tenant: m.tenant,
             id: m.id,
             history_length: m.history_length,
+            ..Default::default()
         })
     }
 }
@@ -1110,6 +1116,7 @@ impl Protobuf for ListTasksRequest {
             history_length: m.history_length,
             status_timestamp_after: opt(m.status_timestamp_after, "statusTimestampAfter")?,
             include_artifacts: m.include_artifacts,
+            ..Default::default()
         })
     }
 }
@@ -1389,6 +1396,7 @@ mod tests {
             tenant: String::new(),
             id: "t-1".into(),
             history_length: Some(2),
+            ..Default::default()
         });
         // Field 99, varint 7: not in the proto.
         bytes.extend_from_slice(&[0x98, 0x06, 0x07]);

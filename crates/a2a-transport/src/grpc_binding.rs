@@ -355,6 +355,7 @@ mod tests {
             tenant: "acme".into(),
             id: "t-1".into(),
             history_length: Some(3),
+            ..Default::default()
         };
         let bytes = a2a_proto::encode(&request);
         assert_eq!(

@@ -676,6 +676,7 @@ mod tests {
             tenant: String::new(),
             id: "t-1".into(),
             history_length: None,
+            ..Default::default()
         };
         let framed = encode_message(&request).unwrap();
         let one = decode_unary(&framed, 100).unwrap();

@@ -382,6 +382,7 @@ impl<C: HttpClient + 'static> ResilientTransport<C> {
                     tenant: tenant.clone(),
                     id: id.clone(),
                     history_length: None,
+                    ..Default::default()
                 };
                 let task = self.transport.get_task(cx, get).await?;
                 self.stream(cx, State::Once(Some(StreamResponse::Task(task))), Some(id))
@@ -664,6 +665,7 @@ impl Stream for ResilientStream {
                             tenant,
                             id,
                             history_length: None,
+                            ..Default::default()
                         };
                         this.state =
                             State::Fetching(this.reconnect.get_task(this.cx.clone(), request));

@@ -291,6 +291,7 @@ async fn lookup<S: A2aService + ?Sized>(
         tenant: tenant.to_owned(),
         id: id.to_owned(),
         history_length: Some(0),
+        ..Default::default()
     };
     match service.get_task(cx, request).await {
         Err(e) if e.kind() == a2a_types::ErrorKind::UnsupportedOperation => not_offered(op).await,

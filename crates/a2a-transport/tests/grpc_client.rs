@@ -77,6 +77,7 @@ fn get(t: &HttpTransport<Arc<Scripted>>, cx: &CallContext) -> Result<Task, A2aEr
             tenant: String::new(),
             id: "t1".into(),
             history_length: Some(2),
+            ..Default::default()
         },
     ))
 }

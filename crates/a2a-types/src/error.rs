@@ -66,6 +66,9 @@ impl ErrorCode {
     pub const EXTENSION_SUPPORT_REQUIRED: ErrorCode = ErrorCode(-32008);
     /// `-32009`: `VersionNotSupportedError`.
     pub const VERSION_NOT_SUPPORTED: ErrorCode = ErrorCode(-32009);
+    /// `-32010`: `TaskGenerationMismatchError` (1.1 draft, spec 3.2.2).
+    #[cfg(feature = "draft-1-1")]
+    pub const TASK_GENERATION_MISMATCH: ErrorCode = ErrorCode(-32010);
     /// `-32090`: authentication failed. The spec leaves this a "JSON-RPC
     /// custom error" (3.3.2); this project uses a code in the server range
     /// away from the A2A codes, which grow from `-32001`.
@@ -124,6 +127,10 @@ pub enum ErrorKind {
     ExtensionSupportRequired,
     /// `VersionNotSupportedError`: the requested `A2A-Version` is not served.
     VersionNotSupported,
+    /// `TaskGenerationMismatchError` (1.1 draft, spec 3.2.2): the task is
+    /// not at the `ifGenerationMatch` of the request.
+    #[cfg(feature = "draft-1-1")]
+    TaskGenerationMismatch,
     /// `JSONParseError` (`-32700`): the payload is not JSON.
     JsonParse,
     /// `InvalidRequestError` (`-32600`): not a valid request object.
@@ -247,6 +254,16 @@ const TABLE: &[Row] = &[
         "VERSION_NOT_SUPPORTED",
         "Version not supported",
     ),
+    #[cfg(feature = "draft-1-1")]
+    row(
+        ErrorKind::TaskGenerationMismatch,
+        "TaskGenerationMismatchError",
+        ErrorCode::TASK_GENERATION_MISMATCH,
+        409,
+        "ABORTED",
+        "TASK_GENERATION_MISMATCH",
+        "Task generation mismatch",
+    ),
     row(
         ErrorKind::JsonParse,
         "JSONParseError",
@@ -361,6 +378,7 @@ const fn row(
 
 impl ErrorKind {
     /// Every known kind, in the order of the table (A2A errors first).
+    #[cfg(not(feature = "draft-1-1"))]
     pub const ALL: [ErrorKind; 16] = [
         ErrorKind::TaskNotFound,
         ErrorKind::TaskNotCancelable,
@@ -371,6 +389,28 @@ impl ErrorKind {
         ErrorKind::ExtendedAgentCardNotConfigured,
         ErrorKind::ExtensionSupportRequired,
         ErrorKind::VersionNotSupported,
+        ErrorKind::JsonParse,
+        ErrorKind::InvalidRequest,
+        ErrorKind::MethodNotFound,
+        ErrorKind::InvalidParams,
+        ErrorKind::Internal,
+        ErrorKind::Unauthenticated,
+        ErrorKind::PermissionDenied,
+    ];
+
+    /// Every known kind, in the order of the table (A2A errors first).
+    #[cfg(feature = "draft-1-1")]
+    pub const ALL: [ErrorKind; 17] = [
+        ErrorKind::TaskNotFound,
+        ErrorKind::TaskNotCancelable,
+        ErrorKind::PushNotificationNotSupported,
+        ErrorKind::UnsupportedOperation,
+        ErrorKind::ContentTypeNotSupported,
+        ErrorKind::InvalidAgentResponse,
+        ErrorKind::ExtendedAgentCardNotConfigured,
+        ErrorKind::ExtensionSupportRequired,
+        ErrorKind::VersionNotSupported,
+        ErrorKind::TaskGenerationMismatch,
         ErrorKind::JsonParse,
         ErrorKind::InvalidRequest,
         ErrorKind::MethodNotFound,
@@ -423,7 +463,8 @@ impl ErrorKind {
         TABLE.iter().find(|r| r.reason == reason).map(|r| r.kind)
     }
 
-    /// True for the nine A2A-specific errors of spec 3.3.2.
+    /// True for the A2A-specific errors of spec 3.3.2 (nine; ten with the
+    /// 1.1 draft's `TaskGenerationMismatchError`).
     pub fn is_a2a_specific(self) -> bool {
         (-32099..=-32001).contains(&self.code().0)
             && !matches!(
@@ -736,6 +777,21 @@ impl A2aError {
         )
         .with_metadata("requestedVersion", requested)
         .with_metadata("supportedVersions", &supported.join(","))
+    }
+
+    /// `TaskGenerationMismatchError` (1.1 draft, spec 3.2.2) naming the
+    /// generation the request expected and the task's, in `ErrorInfo`
+    /// metadata as the draft's example does (int64 as strings).
+    #[cfg(feature = "draft-1-1")]
+    pub fn task_generation_mismatch(expected: i64, current: i64) -> A2aError {
+        A2aError::new(
+            ErrorKind::TaskGenerationMismatch,
+            format!(
+                "Task generation mismatch: expected {expected} but current generation is {current}"
+            ),
+        )
+        .with_metadata("expectedGeneration", &expected.to_string())
+        .with_metadata("currentGeneration", &current.to_string())
     }
 
     /// `ExtensionSupportRequiredError` naming the extension URI.
@@ -1182,7 +1238,32 @@ mod tests {
             .into_iter()
             .filter(|k| k.is_a2a_specific())
             .collect();
-        assert_eq!(a2a.len(), 9);
+        assert_eq!(a2a.len(), if cfg!(feature = "draft-1-1") { 10 } else { 9 });
+    }
+
+    /// The 1.1 draft's row (draft spec 5.4 table) and its example body
+    /// (draft spec 11.6 "Generation Mismatch Error Example").
+    #[cfg(feature = "draft-1-1")]
+    #[test]
+    fn task_generation_mismatch_is_the_drafts_row() {
+        let kind = ErrorKind::TaskGenerationMismatch;
+        assert_eq!(kind.code(), ErrorCode(-32010));
+        assert_eq!(kind.http_status(), 409);
+        assert_eq!(kind.grpc_status(), "ABORTED");
+        assert_eq!(kind.reason(), "TASK_GENERATION_MISMATCH");
+        assert_eq!(ErrorCode(-32010).kind(), kind);
+        let err = A2aError::task_generation_mismatch(3, 5);
+        assert_eq!(
+            err.message(),
+            "Task generation mismatch: expected 3 but current generation is 5"
+        );
+        let body = serde_json::to_value(err.to_status()).unwrap();
+        let info = &body["error"]["details"][0];
+        assert_eq!(info["reason"], "TASK_GENERATION_MISMATCH");
+        assert_eq!(info["metadata"]["expectedGeneration"], "3");
+        assert_eq!(info["metadata"]["currentGeneration"], "5");
+        assert_eq!(body["error"]["status"], "ABORTED");
+        assert_eq!(body["error"]["code"], 409);
     }
 
     #[test]

@@ -25,6 +25,16 @@ pub struct TaskStatusUpdateEvent {
     /// Metadata of the update.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Struct>,
+    /// 1.1 draft: the task's generation after this update (draft spec
+    /// 3.2.7); 0 from a server that does not keep it.
+    #[cfg(feature = "draft-1-1")]
+    #[serde(
+        default,
+        deserialize_with = "protojson::int64",
+        serialize_with = "protojson::serialize_int64",
+        skip_serializing_if = "protojson::is_zero_i64"
+    )]
+    pub generation: i64,
 }
 
 impl TaskStatusUpdateEvent {
@@ -39,6 +49,8 @@ impl TaskStatusUpdateEvent {
             context_id: context_id.into(),
             status: status.into(),
             metadata: None,
+            #[cfg(feature = "draft-1-1")]
+            generation: 0,
         }
     }
 }
@@ -77,6 +89,16 @@ pub struct TaskArtifactUpdateEvent {
     /// Metadata of the update.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Struct>,
+    /// 1.1 draft: the task's generation after this update (draft spec
+    /// 3.2.7); 0 from a server that does not keep it.
+    #[cfg(feature = "draft-1-1")]
+    #[serde(
+        default,
+        deserialize_with = "protojson::int64",
+        serialize_with = "protojson::serialize_int64",
+        skip_serializing_if = "protojson::is_zero_i64"
+    )]
+    pub generation: i64,
 }
 
 impl TaskArtifactUpdateEvent {

@@ -64,6 +64,9 @@
 //! - `fast-json` (default): the crate's own JSON reader and writer behind
 //!   [`json`]; without it, `serde_json` does the same work, with the same
 //!   results, more slowly.
+//! - `draft-1-1`: the A2A 1.1 draft's fields and rules ([`draft_1_1`]:
+//!   task generation, the timeline, `TaskGenerationMismatchError`).
+//!   Without it the model is exactly 1.0's, byte for byte.
 //! - `testing`: test and fuzz support for this workspace's own tests; not
 //!   part of the API.
 //!
@@ -127,6 +130,8 @@
 mod agent_card;
 pub mod checkpoint;
 mod decode;
+#[cfg(feature = "draft-1-1")]
+pub mod draft_1_1;
 mod error;
 mod events;
 pub mod json;

@@ -559,6 +559,28 @@ pub struct Artifact {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub extensions: Vec<String>,
+    /// 1.1 draft: the task generation at which the artifact first appeared
+    /// (draft spec 3.2.8).
+    #[cfg(feature = "draft-1-1")]
+    #[serde(
+        default,
+        alias = "start_generation",
+        deserialize_with = "protojson::int64",
+        serialize_with = "protojson::serialize_int64",
+        skip_serializing_if = "protojson::is_zero_i64"
+    )]
+    pub start_generation: i64,
+    /// 1.1 draft: the task generation at which the artifact completed; 0
+    /// while it is still streaming (draft spec 3.2.8).
+    #[cfg(feature = "draft-1-1")]
+    #[serde(
+        default,
+        alias = "end_generation",
+        deserialize_with = "protojson::int64",
+        serialize_with = "protojson::serialize_int64",
+        skip_serializing_if = "protojson::is_zero_i64"
+    )]
+    pub end_generation: i64,
 }
 
 impl Artifact {

@@ -166,6 +166,129 @@ pub(crate) fn is_zero(v: &i32) -> bool {
     *v == 0
 }
 
+/// An `int64` field (the 1.1 draft's generations); `null` reads as `0`.
+#[cfg(feature = "draft-1-1")]
+#[inline]
+pub(crate) fn int64<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    Ok(d.deserialize_any(Int64Visitor)?.unwrap_or_default())
+}
+
+/// An `optional int64` field; `null` reads as unset.
+#[cfg(feature = "draft-1-1")]
+#[inline]
+pub(crate) fn optional_int64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    d.deserialize_any(Int64Visitor)
+}
+
+/// Writes an `int64` as ProtoJSON does: a decimal string (spec 5.5,
+/// ProtoJSON's rule for 64-bit integers, which JSON numbers cannot carry
+/// exactly).
+#[cfg(feature = "draft-1-1")]
+pub(crate) fn serialize_int64<S: Serializer>(v: &i64, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
+/// [`serialize_int64`] for an `optional int64` that is set (the
+/// attribute's `skip_serializing_if` leaves out `None`).
+#[cfg(feature = "draft-1-1")]
+pub(crate) fn serialize_optional_int64<S: Serializer>(
+    v: &Option<i64>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => s.collect_str(v),
+        None => s.serialize_none(),
+    }
+}
+
+/// `skip_serializing_if` for non-`optional` int64s.
+#[cfg(feature = "draft-1-1")]
+#[inline]
+pub(crate) fn is_zero_i64(v: &i64) -> bool {
+    *v == 0
+}
+
+/// Reads an int64 as ProtoJSON allows: a JSON number with an integral
+/// value, or a string holding one.
+#[cfg(feature = "draft-1-1")]
+struct Int64Visitor;
+
+#[cfg(feature = "draft-1-1")]
+impl<'de> Visitor<'de> for Int64Visitor {
+    type Value = Option<i64>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an int64 as a JSON number or a numeric string")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Option<i64>, E> {
+        Ok(None)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Option<i64>, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<i64>, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Option<i64>, E> {
+        Ok(Some(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<i64>, E> {
+        i64::try_from(v)
+            .map(Some)
+            .map_err(|_| E::custom(format_args!("{v} is out of range for int64")))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Option<i64>, E> {
+        integral_f64_to_i64(v).map(Some).map_err(E::custom)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<i64>, E> {
+        parse_int64_text(v).map(Some).map_err(E::custom)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<i64>, A::Error> {
+        let number = serde_json::Number::deserialize(MapAccessDeserializer::new(map))?;
+        parse_int64_text(&number.to_string())
+            .map(Some)
+            .map_err(de::Error::custom)
+    }
+}
+
+#[cfg(feature = "draft-1-1")]
+fn integral_f64_to_i64(v: f64) -> Result<i64, String> {
+    // 2^63 is exact in f64; every integral f64 below it fits.
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    if v.fract() != 0.0 || !v.is_finite() {
+        Err(format!("{v} is not an integer"))
+    } else if !(-LIMIT..LIMIT).contains(&v) {
+        Err(format!("{v} is out of range for int64"))
+    } else {
+        Ok(v as i64)
+    }
+}
+
+/// Parses the text of an int64 (quoted or an arbitrary-precision number).
+#[cfg(feature = "draft-1-1")]
+fn parse_int64_text(s: &str) -> Result<i64, String> {
+    if crate::json::number_end(s.as_bytes(), 0, true) != Some(s.len()) {
+        return Err(format!("{} is not a number", Preview(s)));
+    }
+    if s.bytes().all(|c| c.is_ascii_digit() || c == b'-') {
+        return s
+            .parse::<i64>()
+            .map_err(|_| format!("{} is out of range for int64", Preview(s)));
+    }
+    match s.parse::<f64>() {
+        Ok(v) => integral_f64_to_i64(v),
+        Err(_) => Err(format!("{} is not a number", Preview(s))),
+    }
+}
+
 /// Reads an int32 the ways ProtoJSON allows: a JSON number with an
 /// integral value, or a string holding one (`"5"`, `"-3"`, `"1e2"`).
 struct Int32Visitor;

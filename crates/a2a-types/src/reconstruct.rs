@@ -185,6 +185,26 @@ fn apply_artifact(task: &mut Task, event: TaskArtifactUpdateEvent) -> Applied {
 /// # Ok::<(), a2a_types::ReconstructError>(())
 /// ```
 pub fn apply(task: &mut Task, event: StreamResponse) -> Result<Applied, ReconstructError> {
+    #[cfg(feature = "draft-1-1")]
+    {
+        let mark = crate::draft_1_1::Mark::of(&event);
+        let applied = apply_1_0(task, event)?;
+        let new_artifact = matches!(
+            applied,
+            Applied::Artifact {
+                appended: false,
+                ..
+            }
+        );
+        mark.applied(task, new_artifact);
+        Ok(applied)
+    }
+    #[cfg(not(feature = "draft-1-1"))]
+    apply_1_0(task, event)
+}
+
+/// [`apply`]'s 1.0 rules.
+fn apply_1_0(task: &mut Task, event: StreamResponse) -> Result<Applied, ReconstructError> {
     match event {
         StreamResponse::Task(new) => {
             check_ids(task, &new.id, &new.context_id)?;

@@ -48,6 +48,28 @@ pub struct SendMessageConfiguration {
         skip_serializing_if = "protojson::is_false"
     )]
     pub return_immediately: bool,
+    /// 1.1 draft: reject a continuation unless the task is at this
+    /// generation (draft spec 3.2.2, `TaskGenerationMismatchError`);
+    /// ignored when the message creates a task.
+    #[cfg(feature = "draft-1-1")]
+    #[serde(
+        default,
+        alias = "if_generation_match",
+        deserialize_with = "protojson::optional_int64",
+        serialize_with = "protojson::serialize_optional_int64",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub if_generation_match: Option<i64>,
+    /// 1.1 draft: at most this many of the most recent timeline entries
+    /// (draft spec 3.2.8): unset means no limit, 0 means none.
+    #[cfg(feature = "draft-1-1")]
+    #[serde(
+        default,
+        alias = "timeline_length",
+        deserialize_with = "protojson::optional_int32",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub timeline_length: Option<i32>,
 }
 
 /// The request of `SendMessage` and `SendStreamingMessage` (spec 3.1.1,
@@ -121,6 +143,27 @@ pub struct GetTaskRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub history_length: Option<i32>,
+    /// 1.1 draft: long-poll: answer once the task's generation is greater
+    /// than this (draft spec 3.2.7).
+    #[cfg(feature = "draft-1-1")]
+    #[serde(
+        default,
+        alias = "current_generation",
+        deserialize_with = "protojson::optional_int64",
+        serialize_with = "protojson::serialize_optional_int64",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub current_generation: Option<i64>,
+    /// 1.1 draft: at most this many of the most recent timeline entries
+    /// (draft spec 3.2.8): unset means no limit, 0 means none.
+    #[cfg(feature = "draft-1-1")]
+    #[serde(
+        default,
+        alias = "timeline_length",
+        deserialize_with = "protojson::optional_int32",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub timeline_length: Option<i32>,
 }
 
 impl GetTaskRequest {
@@ -193,6 +236,16 @@ pub struct ListTasksRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub include_artifacts: Option<bool>,
+    /// 1.1 draft: at most this many of the most recent timeline entries of each task
+    /// (draft spec 3.2.8): unset means no limit, 0 means none.
+    #[cfg(feature = "draft-1-1")]
+    #[serde(
+        default,
+        alias = "timeline_length",
+        deserialize_with = "protojson::optional_int32",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub timeline_length: Option<i32>,
 }
 
 fn is_unspecified(state: &TaskState) -> bool {

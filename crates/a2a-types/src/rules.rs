@@ -120,7 +120,46 @@ impl A2aRequest {
             }
             _ => {}
         }
+        #[cfg(feature = "draft-1-1")]
+        self.check_draft_rules(&mut violations);
         violations
+    }
+
+    /// The 1.1 draft's rules: `timelineLength` is a limit like
+    /// `historyLength`, and a generation the caller names is not negative
+    /// (generations start at 1, draft spec 3.2.7).
+    #[cfg(feature = "draft-1-1")]
+    fn check_draft_rules(&self, violations: &mut Vec<FieldViolation>) {
+        let mut check = |field: &str, timeline: Option<i32>, generation: Option<i64>| {
+            if let Err(v) = history_limit(field, timeline) {
+                violations.push(v);
+            }
+            if let Some(g) = generation.filter(|g| *g < 0) {
+                let name = match self {
+                    A2aRequest::GetTask(_) => "currentGeneration",
+                    _ => "configuration.ifGenerationMatch",
+                };
+                violations.push(FieldViolation {
+                    field: name.to_owned(),
+                    description: format!("Must be non-negative integer, got {g}"),
+                });
+            }
+        };
+        match self {
+            A2aRequest::SendMessage(r) | A2aRequest::SendStreamingMessage(r) => {
+                let c = r.configuration.as_ref();
+                check(
+                    "configuration.timelineLength",
+                    c.and_then(|c| c.timeline_length),
+                    c.and_then(|c| c.if_generation_match),
+                )
+            }
+            A2aRequest::GetTask(r) => {
+                check("timelineLength", r.timeline_length, r.current_generation)
+            }
+            A2aRequest::ListTasks(r) => check("timelineLength", r.timeline_length, None),
+            _ => {}
+        }
     }
 }
 

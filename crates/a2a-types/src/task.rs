@@ -48,6 +48,26 @@ pub struct Task {
     /// Custom metadata (spec 3.2.5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Struct>,
+    /// 1.1 draft: the task's generation, 1 at creation and one more per
+    /// state-changing mutation (draft spec 3.2.7); 0 from a server that
+    /// does not keep it.
+    #[cfg(feature = "draft-1-1")]
+    #[serde(
+        default,
+        deserialize_with = "protojson::int64",
+        serialize_with = "protojson::serialize_int64",
+        skip_serializing_if = "protojson::is_zero_i64"
+    )]
+    pub generation: i64,
+    /// 1.1 draft: the generation-ordered record of client messages and
+    /// agent statuses (draft spec 3.2.8).
+    #[cfg(feature = "draft-1-1")]
+    #[serde(
+        default,
+        deserialize_with = "protojson::repeated",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub timeline: Vec<crate::draft_1_1::TimelineEntry>,
 }
 
 impl Task {

@@ -206,6 +206,28 @@ impl Gen {
         }
     }
 
+    /// An int64 with its edges (the 1.1 draft's generations).
+    #[cfg(feature = "draft-1-1")]
+    fn int64(&mut self) -> i64 {
+        match self.below(6) {
+            0 => 0,
+            1 => i64::MAX,
+            2 => i64::MIN,
+            3 => 1,
+            _ => (self.next_u64() % 100_000) as i64,
+        }
+    }
+
+    /// An `optional int64`: unset, `0` or a value.
+    #[cfg(feature = "draft-1-1")]
+    fn optional_int64(&mut self) -> Option<i64> {
+        match self.below(3) {
+            0 => None,
+            1 => Some(0),
+            _ => Some(self.int64()),
+        }
+    }
+
     /// An `optional bool`: unset, `false` or `true`.
     fn optional_bool(&mut self) -> Option<bool> {
         match self.below(3) {
@@ -361,6 +383,7 @@ impl Generate for Artifact {
             parts: g.list(1, 3, Part::generate),
             metadata: g.metadata(),
             extensions: g.list(0, 2, Gen::url),
+            ..DraftFields::generate_draft(g)
         }
     }
 }
@@ -388,6 +411,7 @@ impl Generate for Task {
             artifacts: g.list(0, 2, Artifact::generate),
             history: g.list(0, 2, Message::generate),
             metadata: g.metadata(),
+            ..DraftFields::generate_draft(g)
         }
     }
 }
@@ -399,6 +423,7 @@ impl Generate for TaskStatusUpdateEvent {
             context_id: g.id("ctx"),
             status: TaskStatus::generate(g),
             metadata: g.metadata(),
+            ..DraftFields::generate_draft(g)
         }
     }
 }
@@ -412,6 +437,7 @@ impl Generate for TaskArtifactUpdateEvent {
             append: g.chance(50),
             last_chunk: g.chance(50),
             metadata: g.metadata(),
+            ..DraftFields::generate_draft(g)
         }
     }
 }
@@ -682,6 +708,7 @@ impl Generate for SendMessageConfiguration {
                 .maybe(50, |g| Box::new(TaskPushNotificationConfig::generate(g))),
             history_length: g.optional_int32(),
             return_immediately: g.chance(50),
+            ..DraftFields::generate_draft(g)
         }
     }
 }
@@ -703,6 +730,7 @@ impl Generate for GetTaskRequest {
             tenant: g.maybe_id("tenant"),
             id: g.id("task"),
             history_length: g.optional_int32(),
+            ..DraftFields::generate_draft(g)
         }
     }
 }
@@ -722,6 +750,7 @@ impl Generate for ListTasksRequest {
             history_length: g.optional_int32(),
             status_timestamp_after: g.maybe(50, Gen::timestamp),
             include_artifacts: g.optional_bool(),
+            ..DraftFields::generate_draft(g)
         }
     }
 }
@@ -1202,5 +1231,122 @@ mod tests {
     #[test]
     fn generator_is_deterministic() {
         assert_eq!(corpus(50), corpus(50));
+    }
+}
+
+/// The 1.1 draft's fields of a generated value, drawn after the 1.0 ones
+/// (so the 1.0 sequence, and every corpus made from it, stays the same);
+/// without the feature, defaults drawn from nothing.
+trait DraftFields: Default {
+    fn generate_draft(g: &mut Gen) -> Self;
+}
+
+macro_rules! no_draft_fields {
+    ($($ty:ty),*) => {$(
+        #[cfg(not(feature = "draft-1-1"))]
+        impl DraftFields for $ty {
+            fn generate_draft(_: &mut Gen) -> Self {
+                Self::default()
+            }
+        }
+    )*};
+}
+
+no_draft_fields!(
+    Artifact,
+    Task,
+    TaskStatusUpdateEvent,
+    TaskArtifactUpdateEvent,
+    SendMessageConfiguration,
+    GetTaskRequest,
+    ListTasksRequest
+);
+
+#[cfg(feature = "draft-1-1")]
+mod draft {
+    use super::{DraftFields, Gen, Generate};
+    use crate::draft_1_1::TimelineEntry;
+    use crate::*;
+
+    impl Generate for TimelineEntry {
+        fn generate(g: &mut Gen) -> TimelineEntry {
+            let generation = g.int64();
+            match g.below(3) {
+                0 => TimelineEntry::message(Message::generate(g), generation),
+                1 => TimelineEntry::status(TaskStatus::generate(g), generation),
+                // An entry of a kind a later version adds.
+                _ => TimelineEntry {
+                    entry: None,
+                    generation,
+                },
+            }
+        }
+    }
+
+    impl DraftFields for Artifact {
+        fn generate_draft(g: &mut Gen) -> Artifact {
+            Artifact {
+                start_generation: g.int64(),
+                end_generation: g.int64(),
+                ..Artifact::default()
+            }
+        }
+    }
+
+    impl DraftFields for Task {
+        fn generate_draft(g: &mut Gen) -> Task {
+            Task {
+                generation: g.int64(),
+                timeline: g.list(0, 3, TimelineEntry::generate),
+                ..Task::default()
+            }
+        }
+    }
+
+    impl DraftFields for TaskStatusUpdateEvent {
+        fn generate_draft(g: &mut Gen) -> TaskStatusUpdateEvent {
+            TaskStatusUpdateEvent {
+                generation: g.int64(),
+                ..TaskStatusUpdateEvent::default()
+            }
+        }
+    }
+
+    impl DraftFields for TaskArtifactUpdateEvent {
+        fn generate_draft(g: &mut Gen) -> TaskArtifactUpdateEvent {
+            TaskArtifactUpdateEvent {
+                generation: g.int64(),
+                ..TaskArtifactUpdateEvent::default()
+            }
+        }
+    }
+
+    impl DraftFields for SendMessageConfiguration {
+        fn generate_draft(g: &mut Gen) -> SendMessageConfiguration {
+            SendMessageConfiguration {
+                if_generation_match: g.optional_int64(),
+                timeline_length: g.optional_int32(),
+                ..SendMessageConfiguration::default()
+            }
+        }
+    }
+
+    impl DraftFields for GetTaskRequest {
+        fn generate_draft(g: &mut Gen) -> GetTaskRequest {
+            GetTaskRequest {
+                current_generation: g.optional_int64(),
+                timeline_length: g.optional_int32(),
+                ..GetTaskRequest::default()
+            }
+        }
+    }
+
+    impl DraftFields for ListTasksRequest {
+        fn generate_draft(g: &mut Gen) -> ListTasksRequest {
+            ListTasksRequest {
+                timeline_length: g.optional_int32(),
+                ..ListTasksRequest::default()
+            }
+        }
     }
 }

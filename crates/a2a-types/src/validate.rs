@@ -314,6 +314,8 @@ impl Validate for Task {
         required_message(out, at, "status", &self.status);
         each(out, at, "artifacts", &self.artifacts);
         each(out, at, "history", &self.history);
+        #[cfg(feature = "draft-1-1")]
+        each(out, at, "timeline", &self.timeline);
     }
 }
 

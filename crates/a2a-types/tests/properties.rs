@@ -148,6 +148,7 @@ fn task() -> impl Strategy<Value = Task> {
                 artifacts,
                 history,
                 metadata,
+                ..Default::default()
             },
         )
 }

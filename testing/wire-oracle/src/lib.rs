@@ -77,6 +77,23 @@ pub fn oracle_path() -> PathBuf {
         })
 }
 
+/// The proto the oracle judges against: v1.0 (the oracle's default), or
+/// with the `draft-1-1` feature the 1.1 draft's, found beside the oracle
+/// (`shared/spec/draft-1.1/a2a.proto`). An explicit `WIRE_ORACLE_PROTO`
+/// wins either way.
+pub fn proto_path() -> Option<PathBuf> {
+    if let Some(explicit) = std::env::var_os("WIRE_ORACLE_PROTO") {
+        return Some(PathBuf::from(explicit));
+    }
+    if !cfg!(feature = "draft-1-1") {
+        return None;
+    }
+    let oracle = oracle_path();
+    // shared/tools/wire-oracle/wire-oracle -> shared/
+    let shared = oracle.ancestors().nth(3)?;
+    Some(shared.join("spec/draft-1.1/a2a.proto"))
+}
+
 fn venv_dir() -> PathBuf {
     match std::env::var_os("WIRE_ORACLE_VENV") {
         Some(v) => PathBuf::from(v),
@@ -89,10 +106,15 @@ fn venv_dir() -> PathBuf {
 /// Panics when the oracle cannot be started at all: a test that depends on
 /// the referee must not pass without it.
 pub fn run(args: &[&str], input: &[u8]) -> Verdict {
-    let mut child = Command::new("bash")
+    let mut command = Command::new("bash");
+    command
         .arg(oracle_path())
         .args(args)
-        .env("WIRE_ORACLE_VENV", venv_dir())
+        .env("WIRE_ORACLE_VENV", venv_dir());
+    if let Some(proto) = proto_path() {
+        command.env("WIRE_ORACLE_PROTO", proto);
+    }
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

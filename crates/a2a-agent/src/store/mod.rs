@@ -145,6 +145,7 @@ impl View {
             },
             history: task.history[task.history.len() - keep..].to_vec(),
             metadata: task.metadata.clone(),
+            ..Default::default()
         }
     }
 }

@@ -317,6 +317,7 @@ impl TryFrom<WireArtifact> for Artifact {
             parts: w.parts,
             metadata: w.metadata,
             extensions: w.extensions,
+            ..Default::default()
         })
     }
 }

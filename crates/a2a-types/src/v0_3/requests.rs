@@ -88,6 +88,7 @@ impl TryFrom<WireSendParams> for SendMessageRequest {
                 history_length: c.history_length,
                 // 0.3 blocks unless told not to (0.3 spec 7.1).
                 return_immediately: c.blocking == Some(false),
+                ..Default::default()
             }),
             metadata: w.metadata,
         })
@@ -126,6 +127,7 @@ impl From<WireTaskQuery> for GetTaskRequest {
             tenant: String::new(),
             id: w.id,
             history_length: w.history_length,
+            ..Default::default()
         }
     }
 }

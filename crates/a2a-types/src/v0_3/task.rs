@@ -158,6 +158,7 @@ impl TryFrom<WireTask> for Task {
             artifacts: w.artifacts,
             history: w.history,
             metadata: w.metadata,
+            ..Default::default()
         })
     }
 }
@@ -307,6 +308,7 @@ impl WireResult {
                 context_id: self.context_id,
                 status: self.status.ok_or_else(missing_status)?,
                 metadata: self.metadata,
+                ..Default::default()
             })),
             Some("artifact-update") => {
                 Ok(StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
@@ -316,6 +318,7 @@ impl WireResult {
                     append: self.append,
                     last_chunk: self.last_chunk,
                     metadata: self.metadata,
+                    ..Default::default()
                 }))
             }
             Some(other) => Err(format!(
