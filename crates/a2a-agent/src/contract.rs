@@ -151,13 +151,18 @@ fn task(id: &str, context: &str, millis: i64) -> Task {
     let mut message = Message::user_text(format!("m-{id}"), "hello");
     message.task_id = id.to_owned();
     message.context_id = context.to_owned();
-    Task {
+    #[allow(unused_mut)]
+    let mut task = Task {
         id: id.to_owned(),
         context_id: context.to_owned(),
         status: TaskStatus::new(TaskState::Submitted).with_timestamp(at(millis)),
         history: vec![message],
         ..Task::default()
-    }
+    };
+    // Created as the handler creates them: at generation 1.
+    #[cfg(feature = "draft-1-1")]
+    a2a_types::draft_1_1::start(&mut task);
+    task
 }
 
 fn status(id: &str, context: &str, state: TaskState, millis: i64) -> StreamResponse {
@@ -620,6 +625,19 @@ async fn replay(store: &dyn TaskStore, cx: &mut Checker<'_>) {
         let _ = store.append("t-0", event, None).await;
     }
     for (i, want) in events.into_iter().enumerate() {
+        // 1.1 draft: each event carries the task's generation after it,
+        // which is the store's version after the append.
+        #[cfg(feature = "draft-1-1")]
+        let want = {
+            let mut want = want;
+            let generation = i as i64 + 2;
+            match &mut want {
+                StreamResponse::StatusUpdate(u) => u.generation = generation,
+                StreamResponse::ArtifactUpdate(u) => u.generation = generation,
+                _ => {}
+            }
+            want
+        };
         let got = store.read("t-0", i as u64, View::FULL).await;
         let ok = match (&got, &want) {
             (

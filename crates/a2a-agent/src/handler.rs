@@ -86,6 +86,12 @@ pub struct HandlerConfig {
     /// host behind proxies with request timeouts needs; the caller then
     /// polls, subscribes or is pushed the rest.
     pub max_blocking_wait: Option<Duration>,
+    /// 1.1 draft: how long a long-poll `GetTask` (`currentGeneration`,
+    /// draft spec 3.2.7) is held for its task to move before it is
+    /// answered as the task stands (the spec's MAY). Default 30 s, below
+    /// the idle timeouts of common proxies.
+    #[cfg(feature = "draft-1-1")]
+    pub max_long_poll: Duration,
 }
 
 impl Default for HandlerConfig {
@@ -102,6 +108,8 @@ impl Default for HandlerConfig {
             extended_card: None,
             interrupted_timeout: None,
             max_blocking_wait: None,
+            #[cfg(feature = "draft-1-1")]
+            max_long_poll: Duration::from_secs(30),
         }
     }
 }
@@ -164,6 +172,13 @@ impl HandlerConfig {
     /// Sets `interrupted_timeout`.
     pub fn with_interrupted_timeout(mut self, timeout: Duration) -> HandlerConfig {
         self.interrupted_timeout = Some(timeout);
+        self
+    }
+
+    /// Sets [`max_long_poll`](HandlerConfig::max_long_poll).
+    #[cfg(feature = "draft-1-1")]
+    pub fn with_max_long_poll(mut self, hold: Duration) -> HandlerConfig {
+        self.max_long_poll = hold;
         self
     }
 
@@ -585,6 +600,10 @@ impl<E: AgentExecutor> AgentHandler<E> {
         let immediately = configuration.return_immediately;
         let waited_on = !subscribe && !immediately;
         let owner = self.owner(cx, &request.tenant);
+        #[cfg(feature = "draft-1-1")]
+        let expected_generation = configuration.if_generation_match;
+        #[cfg(not(feature = "draft-1-1"))]
+        let expected_generation = None;
         let accepted = configuration.accepted_output_modes;
         let mut message = request.message;
         let v0_3 = cx.version == ProtocolVersion::V0_3;
@@ -596,6 +615,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
                 cx,
                 &owner,
                 message,
+                expected_generation,
                 push.map(|c| *c),
                 v0_3,
                 view,
@@ -670,6 +690,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
         cx: &CallContext,
         owner: &Owner,
         message: Message,
+        expected_generation: Option<i64>,
         push: Option<TaskPushNotificationConfig>,
         v0_3: bool,
         view: View,
@@ -705,11 +726,17 @@ impl<E: AgentExecutor> AgentHandler<E> {
                 .with_metadata("taskId", &id)
                 .with_metadata("state", state.as_str_name()));
             }
+            check_generation(expected_generation, task)?;
             match store
                 .add_message(&id, message.clone(), Some(stored.version))
                 .await
             {
                 Ok(_) => break (stored, state.is_interrupted()),
+                // The version is the generation: a task that moved since
+                // the check fails the request, not a retry.
+                Err(StoreError::Conflict { actual, .. }) if expected_generation.is_some() => {
+                    return Err(generation_mismatch(expected_generation, actual))
+                }
                 Err(StoreError::Conflict { .. }) if attempts < 16 => continue,
                 Err(e) => return Err(store_error(e, &id)),
             }
@@ -890,12 +917,68 @@ impl<E: AgentExecutor> AgentHandler<E> {
             history,
             artifacts: true,
         };
-        self.shared
+        #[cfg(feature = "draft-1-1")]
+        if request.current_generation.is_some() {
+            let mut task = self.long_poll(&owner, &request, view).await?;
+            a2a_types::draft_1_1::trim_timeline(&mut task, request.timeline_length);
+            return Ok(task);
+        }
+        #[allow(unused_mut)]
+        let mut task = self
+            .shared
             .store
             .get(&owner, &request.id, view)
             .await
             .map(|s| s.task)
-            .map_err(|e| store_error(e, &request.id))
+            .map_err(|e| store_error(e, &request.id))?;
+        #[cfg(feature = "draft-1-1")]
+        a2a_types::draft_1_1::trim_timeline(&mut task, request.timeline_length);
+        Ok(task)
+    }
+
+    /// A long-poll `GetTask` (1.1 draft 3.2.7): the task once its
+    /// generation passes `currentGeneration`, or as it stands after
+    /// [`max_long_poll`](HandlerConfig::max_long_poll).
+    #[cfg(feature = "draft-1-1")]
+    async fn long_poll(
+        &self,
+        owner: &Owner,
+        request: &GetTaskRequest,
+        view: View,
+    ) -> Result<Task, A2aError> {
+        use a2a_types::draft_1_1::{long_poll, LongPoll};
+        let store = &self.shared.store;
+        let id = &request.id;
+        let mut deadline = Box::pin(self.shared.runtime.sleep(self.config.max_long_poll));
+        let mut watch: Option<Box<dyn TaskWatch>> = None;
+        let mut passed = self.config.max_long_poll.is_zero();
+        loop {
+            let now = store
+                .get(owner, id, view)
+                .await
+                .map_err(|e| store_error(e, id))?
+                .task;
+            if long_poll(request.current_generation, now.generation, passed) == LongPoll::AnswerNow
+            {
+                return Ok(now);
+            }
+            // Take the watch, then read again, so that no change between
+            // the read and the watch is missed.
+            let Some(w) = watch.as_mut() else {
+                watch = Some(
+                    store
+                        .watch(id)
+                        .ok_or_else(|| A2aError::task_not_found(id))?,
+                );
+                continue;
+            };
+            let change = pin!(changed(&mut **w));
+            match race(deadline.as_mut(), change).await {
+                Ok(()) => passed = true,
+                Err(Change::Closed) => return Err(A2aError::task_not_found(id)),
+                Err(Change::Changed) => {}
+            }
+        }
     }
 
     async fn list(
@@ -958,8 +1041,14 @@ impl<E: AgentExecutor> AgentHandler<E> {
             .list(&owner, &query)
             .await
             .map_err(|e| A2aError::internal(e.to_string()))?;
+        #[allow(unused_mut)]
+        let mut tasks = page.tasks;
+        #[cfg(feature = "draft-1-1")]
+        for task in &mut tasks {
+            a2a_types::draft_1_1::trim_timeline(task, request.timeline_length);
+        }
         Ok(ListTasksResponse {
-            tasks: page.tasks,
+            tasks,
             next_page_token: page.next.map(|c| c.encode()).unwrap_or_default(),
             page_size: i32::try_from(size).unwrap_or(i32::MAX),
             total_size: i32::try_from(page.total).unwrap_or(i32::MAX),
@@ -1207,6 +1296,29 @@ fn validated<T: Validate>(value: &T) -> Result<(), A2aError> {
 /// `historyLength` (spec 3.2.4) as a limit, or `InvalidParamsError`.
 fn history_limit(field: &str, value: Option<i32>) -> Result<Option<usize>, A2aError> {
     a2a_types::history_limit(field, value).map_err(|v| A2aError::invalid_params(vec![v]))
+}
+
+/// The `ifGenerationMatch` check of a continuation (1.1 draft 3.2.2).
+#[cfg(feature = "draft-1-1")]
+use a2a_types::draft_1_1::check_generation_match as check_generation;
+
+#[cfg(not(feature = "draft-1-1"))]
+fn check_generation(_: Option<i64>, _: &Task) -> Result<(), A2aError> {
+    Ok(())
+}
+
+/// The task moved between the check and the write: at version `actual`.
+#[cfg(feature = "draft-1-1")]
+fn generation_mismatch(expected: Option<i64>, actual: u64) -> A2aError {
+    A2aError::task_generation_mismatch(
+        expected.unwrap_or_default(),
+        i64::try_from(actual).unwrap_or(i64::MAX),
+    )
+}
+
+#[cfg(not(feature = "draft-1-1"))]
+fn generation_mismatch(_: Option<i64>, actual: u64) -> A2aError {
+    A2aError::internal(format!("version conflict at {actual}"))
 }
 
 fn push_config_not_found(task_id: &str, id: &str) -> A2aError {

@@ -76,7 +76,7 @@ pub(crate) enum First {
     /// It created the task: as created (when the caller asked for it),
     /// and the watch the caller asked for.
     Created {
-        task: Option<Task>,
+        task: Option<Box<Task>>,
         watch: Option<Box<dyn TaskWatch>>,
     },
     /// It answered a direct message.
@@ -455,7 +455,8 @@ impl UpdaterInner {
             return Ok(());
         };
         let shared = &self.shared;
-        let task = Task {
+        #[allow(unused_mut)]
+        let mut task = Task {
             id: self.task_id.clone(),
             context_id: self.context_id.clone(),
             status: TaskStatus::new(TaskState::Submitted)
@@ -463,6 +464,10 @@ impl UpdaterInner {
             history: vec![birth.message],
             ..Task::default()
         };
+        // Generation 1, the message and the first status in the timeline
+        // (1.1 draft 3.2.7, 3.2.8); the store moves it from there.
+        #[cfg(feature = "draft-1-1")]
+        a2a_types::draft_1_1::start(&mut task);
         let snapshot = birth.snapshot.then(|| task.clone());
         match shared.store.create(&self.owner, task).await {
             Ok(()) => {}
@@ -485,7 +490,7 @@ impl UpdaterInner {
             }
         }
         self.first.set(First::Created {
-            task: snapshot,
+            task: snapshot.map(Box::new),
             watch,
         });
         if birth.yield_after_create {

@@ -827,7 +827,16 @@ impl<S: A2aService> A2aServer<S> {
     where
         F: FnOnce() -> Result<A2aRequest, A2aError>,
     {
-        let request = decode()?;
+        #[allow(unused_mut)]
+        let mut request = decode()?;
+        // A 1.0 caller of a server with the 1.1 draft sees pure 1.0: what
+        // it sends and what it gets carry no 1.1 field (spec 3.6).
+        #[cfg(feature = "draft-1-1")]
+        let pure_1_0 = cx.version < ProtocolVersion::V1_1;
+        #[cfg(feature = "draft-1-1")]
+        if pure_1_0 {
+            a2a_types::draft_1_1::DraftFields::clear_draft_fields(&mut request);
+        }
         let mut violations = request.validate();
         violations.extend(request.check_rules());
         if !violations.is_empty() {
@@ -841,9 +850,14 @@ impl<S: A2aService> A2aServer<S> {
         if self.config.check_input_modes {
             check_input_modes(&self.card, &request)?;
         }
-        let reply = catch(dispatch(&self.service, &cx, request))
+        #[allow(unused_mut)]
+        let mut reply = catch(dispatch(&self.service, &cx, request))
             .await
             .map_err(|()| panicked("handler"))??;
+        #[cfg(feature = "draft-1-1")]
+        if pure_1_0 {
+            a2a_types::draft_1_1::DraftFields::clear_draft_fields(&mut reply);
+        }
         match reply {
             a2a_types::Reply::SendStreamingMessage(mut events)
             | a2a_types::Reply::SubscribeToTask(mut events) => {

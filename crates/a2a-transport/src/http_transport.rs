@@ -255,21 +255,36 @@ impl<C> fmt::Debug for HttpTransport<C> {
 
 /// The protocol versions the client side speaks, most preferred first:
 /// discovery's default order (prefer 1.0, fall back to 0.3).
+#[cfg(not(feature = "draft-1-1"))]
 pub(crate) const SPOKEN_VERSIONS: [ProtocolVersion; 2] =
     [ProtocolVersion::V1_0, ProtocolVersion::V0_3];
 
-/// Whether the client side speaks `version` over `binding`: 1.0 over all
-/// three, 0.3 over the two HTTP bindings (gRPC at 0.3 is another proto
-/// package, not spoken). The one place that decides, for discovery's
-/// choice and for each call.
+/// The protocol versions the client side speaks, most preferred first:
+/// the 1.1 draft where an interface declares it, else 1.0, else 0.3.
+#[cfg(feature = "draft-1-1")]
+pub(crate) const SPOKEN_VERSIONS: [ProtocolVersion; 3] = [
+    ProtocolVersion::V1_1,
+    ProtocolVersion::V1_0,
+    ProtocolVersion::V0_3,
+];
+
+/// Whether the client side speaks `version` over `binding`: 1.0 (and the
+/// 1.1 draft, on the same codecs) over all three, 0.3 over the two HTTP
+/// bindings (gRPC at 0.3 is another proto package, not spoken). The one
+/// place that decides, for discovery's choice and for each call.
 pub(crate) fn speaks(binding: Binding, version: ProtocolVersion) -> bool {
+    #[cfg(feature = "draft-1-1")]
+    if version == ProtocolVersion::V1_1 {
+        return true;
+    }
     version == ProtocolVersion::V1_0 || version == ProtocolVersion::V0_3 && binding != Binding::Grpc
 }
 
 impl<C> HttpTransport<C> {
     /// The versions this transport speaks (spec 3.6): 1.0, and 0.3 over
-    /// JSON-RPC and HTTP+JSON (the `a2a_types::v0_3` codecs).
-    pub const SUPPORTED_VERSIONS: [ProtocolVersion; 2] = SPOKEN_VERSIONS;
+    /// JSON-RPC and HTTP+JSON (the `a2a_types::v0_3` codecs); with the
+    /// `draft-1-1` feature, 1.1 first.
+    pub const SUPPORTED_VERSIONS: [ProtocolVersion; SPOKEN_VERSIONS.len()] = SPOKEN_VERSIONS;
 }
 
 impl<C: HttpClient> HttpTransport<C> {
@@ -467,6 +482,12 @@ impl<C: HttpClient> HttpTransport<C> {
                 &version.to_string(),
                 &spoken,
             ));
+        }
+        // Below 1.1 the request carries no 1.1 field: a 1.0 agent sees a
+        // 1.0 request whatever the host set.
+        #[cfg(feature = "draft-1-1")]
+        if version < ProtocolVersion::V1_1 {
+            a2a_types::draft_1_1::DraftFields::clear_draft_fields(&mut request);
         }
         let v03 = version == ProtocolVersion::V0_3;
         if v03 && request.operation() == Operation::ListTasks {
@@ -828,6 +849,12 @@ fn write_query(
             (_, None) => {}
             (QueryKind::Int32, Some(v)) => {
                 if let Some(n) = v.as_i64() {
+                    query.push_int(field.name, n);
+                }
+            }
+            #[cfg(feature = "draft-1-1")]
+            (QueryKind::Int64, Some(v)) => {
+                if let Some(n) = v.as_str().and_then(|t| t.parse::<i64>().ok()) {
                     query.push_int(field.name, n);
                 }
             }

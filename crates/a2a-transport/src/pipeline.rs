@@ -176,6 +176,12 @@ pub(crate) trait Framed<'a> {
 /// binding or transport that speaks only 1.0 answers a caller of another
 /// version the server accepts (spec 3.6.2).
 pub(crate) fn only_1_0(version: ProtocolVersion) -> Result<(), A2aError> {
+    // The 1.1 draft adds fields and an error, not another wire form: the
+    // 1.0 codecs carry it (the pipeline gives a 1.0 caller pure 1.0).
+    #[cfg(feature = "draft-1-1")]
+    if version == ProtocolVersion::V1_1 {
+        return Ok(());
+    }
     if version == ProtocolVersion::V1_0 {
         Ok(())
     } else {

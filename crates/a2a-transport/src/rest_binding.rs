@@ -128,6 +128,8 @@ pub(crate) fn frame<'a>(
     let asked = negotiate_version(routers.served, &head.headers, query.as_ref().ok());
     let (router, version) = match (routers.v0_3, asked) {
         (Some(v03), Ok(ProtocolVersion::V0_3)) => (v03, ProtocolVersion::V0_3),
+        #[cfg(feature = "draft-1-1")]
+        (_, Ok(ProtocolVersion::V1_1)) => (routers.v1_0, ProtocolVersion::V1_1),
         _ => (routers.v1_0, ProtocolVersion::V1_0),
     };
     let matched = match router.match_route(&head.method, head.uri.path()) {
@@ -428,6 +430,12 @@ fn read_query(
         let value = match field.kind {
             QueryKind::String => query.get_str(field.name).map_err(read)?.map(Value::from),
             QueryKind::Int32 => query.get_i32(field.name).map_err(read)?.map(Value::from),
+            // ProtoJSON's int64 is a string.
+            #[cfg(feature = "draft-1-1")]
+            QueryKind::Int64 => query
+                .get_i64(field.name)
+                .map_err(read)?
+                .map(|n| Value::from(n.to_string())),
             QueryKind::Bool => query.get_bool(field.name).map_err(read)?.map(Value::from),
             QueryKind::TaskState => match query.get_str(field.name).map_err(read)? {
                 Some(text) => {

@@ -162,6 +162,10 @@ pub enum QueryKind {
     TaskState,
     /// A `google.protobuf.Timestamp` field, in RFC 3339.
     Timestamp,
+    /// An `int64` field, as a decimal number (the 1.1 draft's
+    /// generations).
+    #[cfg(feature = "draft-1-1")]
+    Int64,
 }
 
 /// A request field that a route carries in the query string: its ProtoJSON
@@ -181,6 +185,10 @@ const fn q(name: &'static str, kind: QueryKind) -> QueryField {
 /// The query fields of `GET /tasks/{id}` (spec 3.1.3).
 const GET_TASK_QUERY: &[QueryField] = &[
     q("historyLength", QueryKind::Int32),
+    #[cfg(feature = "draft-1-1")]
+    q("currentGeneration", QueryKind::Int64),
+    #[cfg(feature = "draft-1-1")]
+    q("timelineLength", QueryKind::Int32),
     q("tenant", QueryKind::String),
 ];
 /// The query fields of `GET /tasks` (spec 3.1.4), in the order a client
@@ -193,6 +201,8 @@ const LIST_TASKS_QUERY: &[QueryField] = &[
     q("historyLength", QueryKind::Int32),
     q("statusTimestampAfter", QueryKind::Timestamp),
     q("includeArtifacts", QueryKind::Bool),
+    #[cfg(feature = "draft-1-1")]
+    q("timelineLength", QueryKind::Int32),
     q("tenant", QueryKind::String),
 ];
 /// The query fields of `GET .../pushNotificationConfigs` (spec 3.1.9).

@@ -111,6 +111,9 @@ impl ProtocolVersion {
     pub const V0_3: ProtocolVersion = ProtocolVersion::new(0, 3);
     /// Version 1.0.
     pub const V1_0: ProtocolVersion = ProtocolVersion::new(1, 0);
+    /// Version 1.1, the draft (the `draft-1-1` feature).
+    #[cfg(feature = "draft-1-1")]
+    pub const V1_1: ProtocolVersion = ProtocolVersion::new(1, 1);
 
     /// The version `major.minor`.
     pub const fn new(major: u32, minor: u32) -> ProtocolVersion {

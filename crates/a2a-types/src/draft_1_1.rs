@@ -45,6 +45,10 @@
 
 use std::fmt;
 use std::ops::Range;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use futures_core::Stream;
 
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::ser::{SerializeMap as _, Serializer};
@@ -54,7 +58,7 @@ use crate::error::A2aError;
 use crate::error::FieldViolation;
 use crate::events::StreamResponse;
 use crate::message::{Artifact, Message};
-use crate::operation::{A2aRequest, Reply};
+use crate::operation::{A2aRequest, EventStream, Reply};
 use crate::requests::{ListTasksResponse, SendMessageConfiguration, SendMessageResponse};
 use crate::rules::history_limit;
 use crate::task::{Task, TaskStatus};
@@ -347,14 +351,15 @@ impl Mark {
 }
 
 /// The `ifGenerationMatch` check of a continuation (draft spec 3.2.2):
-/// `Err(TaskGenerationMismatchError)` when the configuration names a
-/// generation and `task` is at another. The caller applies it only to an
-/// existing task: for a message that creates one the field is ignored.
+/// `Err(TaskGenerationMismatchError)` when the request names a
+/// generation (`SendMessageConfiguration::if_generation_match`) and
+/// `task` is at another. The caller applies it only to an existing task:
+/// for a message that creates one the field is ignored.
 pub fn check_generation_match(
-    configuration: Option<&SendMessageConfiguration>,
+    if_generation_match: Option<i64>,
     task: &Task,
 ) -> Result<(), A2aError> {
-    match configuration.and_then(|c| c.if_generation_match) {
+    match if_generation_match {
         Some(expected) if expected != task.generation => Err(A2aError::task_generation_mismatch(
             expected,
             task.generation,
@@ -496,6 +501,76 @@ impl GenerationTracker {
     }
 }
 
+/// One event of a [`Tracked`] stream with what its generation tells.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrackedEvent {
+    /// The event.
+    pub event: StreamResponse,
+    /// The judgement of its generation: `None` for an item that carries
+    /// none (a message, or a task snapshot, which sets the baseline).
+    pub observation: Option<Observation>,
+}
+
+/// A task's event stream that reports gaps (draft spec 3.2.7): each
+/// status or artifact update is judged by a [`GenerationTracker`]; a task
+/// snapshot (the first item of a subscription) sets the baseline. On
+/// [`Observation::Gap`] the caller SHOULD re-fetch with `GetTask` and
+/// hand the task to [`Tracked::reconcile`].
+#[derive(Debug)]
+pub struct Tracked<S> {
+    events: S,
+    tracker: GenerationTracker,
+}
+
+/// Tracks the generations of `events` ([`Tracked`]).
+pub fn track<S>(events: S) -> Tracked<S> {
+    Tracked {
+        events,
+        tracker: GenerationTracker::new(),
+    }
+}
+
+impl<S> Tracked<S> {
+    /// Takes a task fetched after a gap as the new baseline.
+    pub fn reconcile(&mut self, task: &Task) {
+        self.tracker.reconcile(task);
+    }
+
+    /// The tracker's state.
+    pub fn tracker(&self) -> &GenerationTracker {
+        &self.tracker
+    }
+}
+
+impl<S> Stream for Tracked<S>
+where
+    S: Stream<Item = Result<StreamResponse, A2aError>> + Unpin,
+{
+    type Item = Result<TrackedEvent, A2aError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        Pin::new(&mut this.events).poll_next(cx).map(|item| {
+            item.map(|event| {
+                event.map(|event| {
+                    let observation = match &event {
+                        StreamResponse::Task(task) => {
+                            this.tracker.reconcile(task);
+                            None
+                        }
+                        StreamResponse::StatusUpdate(u) => Some(this.tracker.observe(u.generation)),
+                        StreamResponse::ArtifactUpdate(u) => {
+                            Some(this.tracker.observe(u.generation))
+                        }
+                        StreamResponse::Message(_) => None,
+                    };
+                    TrackedEvent { event, observation }
+                })
+            })
+        })
+    }
+}
+
 // ---------------------------------------------------------------------------
 // A 1.0 caller's view.
 
@@ -564,9 +639,13 @@ impl DraftFields for A2aRequest {
 
 impl DraftFields for Reply {
     /// Clears a unary reply; a stream's events are cleared one by one as
-    /// they pass ([`StreamResponse`]'s impl).
+    /// they pass.
     fn clear_draft_fields(&mut self) {
         match self {
+            Reply::SendStreamingMessage(events) | Reply::SubscribeToTask(events) => {
+                let inner = std::mem::replace(events, Box::pin(Cleared(None)));
+                *events = Box::pin(Cleared(Some(inner)));
+            }
             Reply::SendMessage(SendMessageResponse::Task(task))
             | Reply::GetTask(task)
             | Reply::CancelTask(task) => task.clear_draft_fields(),
@@ -708,14 +787,9 @@ mod tests {
     #[test]
     fn if_generation_match_compares_with_the_task() {
         let task = started();
-        let at = |g| SendMessageConfiguration {
-            if_generation_match: Some(g),
-            ..SendMessageConfiguration::default()
-        };
         assert!(check_generation_match(None, &task).is_ok());
-        assert!(check_generation_match(Some(&SendMessageConfiguration::default()), &task).is_ok());
-        assert!(check_generation_match(Some(&at(1)), &task).is_ok());
-        let err = check_generation_match(Some(&at(0)), &task).unwrap_err();
+        assert!(check_generation_match(Some(1), &task).is_ok());
+        let err = check_generation_match(Some(0), &task).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::TaskGenerationMismatch);
         assert_eq!(
             err.message(),
@@ -776,6 +850,34 @@ mod tests {
     }
 
     #[test]
+    fn a_tracked_stream_reports_the_gap() {
+        let task = started();
+        let mut working = TaskStatusUpdateEvent::new("t", "c", TaskState::Working);
+        working.generation = 3;
+        let items: Vec<Result<StreamResponse, A2aError>> =
+            vec![Ok(task.into()), Ok(working.into())];
+        let mut tracked = track(Box::pin(Iter(items.into_iter())));
+        let mut cx = Context::from_waker(std::task::Waker::noop());
+        let Poll::Ready(Some(Ok(first))) = Pin::new(&mut tracked).poll_next(&mut cx) else {
+            panic!("a task first")
+        };
+        assert_eq!(first.observation, None);
+        let Poll::Ready(Some(Ok(second))) = Pin::new(&mut tracked).poll_next(&mut cx) else {
+            panic!("an update second")
+        };
+        assert_eq!(second.observation, Some(Observation::Gap { missed: 2..3 }));
+    }
+
+    struct Iter<I>(I);
+
+    impl<I: Iterator<Item = Result<StreamResponse, A2aError>> + Unpin> Stream for Iter<I> {
+        type Item = Result<StreamResponse, A2aError>;
+        fn poll_next(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+            Poll::Ready(self.0.next())
+        }
+    }
+
+    #[test]
     fn timeline_length_keeps_the_latest_entries() {
         let mut task = started();
         record_message(&mut task, Message::user_text("m2", "b"));
@@ -791,5 +893,26 @@ mod tests {
         );
         trim_timeline(&mut task, Some(0));
         assert!(task.timeline.is_empty());
+    }
+}
+
+/// A stream whose events pass with their 1.1 fields cleared (`None`: ended).
+struct Cleared(Option<EventStream>);
+
+impl Stream for Cleared {
+    type Item = Result<StreamResponse, A2aError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let Some(inner) = self.0.as_mut() else {
+            return Poll::Ready(None);
+        };
+        inner.as_mut().poll_next(cx).map(|item| {
+            item.map(|event| {
+                event.map(|mut event| {
+                    event.clear_draft_fields();
+                    event
+                })
+            })
+        })
     }
 }

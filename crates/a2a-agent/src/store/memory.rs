@@ -437,6 +437,9 @@ impl Entry {
         // Keep the event while someone may read it: a watcher, or one that
         // resumes with `Last-Event-ID` while the task goes on; copy it only
         // then.
+        // The event carries the generation after it (1.1 draft 3.2.7).
+        #[cfg(feature = "draft-1-1")]
+        a2a_types::draft_1_1::stamp(&state.task, &mut event);
         let watched = self.signal.watchers() > 0;
         if watched || !settles {
             let _ = apply(&mut state.task, event.clone());
@@ -446,6 +449,8 @@ impl Entry {
             state.log.push(None);
         }
         state.task.limit_history(Some(self.max_history));
+        #[cfg(feature = "draft-1-1")]
+        trim_timeline(&mut state.task, self.max_history);
         state.version += 1;
         let after = state.task.status.state;
         if after.is_terminal() || after.is_interrupted() {
@@ -472,7 +477,14 @@ impl Entry {
         Self::check_version(&state, expected)?;
         message.task_id.clone_from(&state.task.id);
         message.context_id.clone_from(&state.task.context_id);
+        #[cfg(not(feature = "draft-1-1"))]
         state.task.history.push(message);
+        // The next generation and a timeline entry (1.1 draft 3.2.8).
+        #[cfg(feature = "draft-1-1")]
+        {
+            a2a_types::draft_1_1::record_message(&mut state.task, message);
+            trim_timeline(&mut state.task, self.max_history);
+        }
         state.task.limit_history(Some(self.max_history));
         state.version += 1;
         self.reweigh(&state);
@@ -691,4 +703,12 @@ impl TaskStore for InMemoryTaskStore {
         }
         n
     }
+}
+
+/// The timeline is bounded like the history: the store keeps the
+/// `max_history` most recent entries (1.1 draft).
+#[cfg(feature = "draft-1-1")]
+fn trim_timeline(task: &mut Task, max_history: usize) {
+    let keep = i32::try_from(max_history).unwrap_or(i32::MAX);
+    a2a_types::draft_1_1::trim_timeline(task, Some(keep));
 }

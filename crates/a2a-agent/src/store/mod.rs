@@ -145,6 +145,17 @@ impl View {
             },
             history: task.history[task.history.len() - keep..].to_vec(),
             metadata: task.metadata.clone(),
+            // 1.1 draft: the generation always; the timeline in every view
+            // but the bare status (the handler trims it by
+            // `timelineLength`).
+            #[cfg(feature = "draft-1-1")]
+            generation: task.generation,
+            #[cfg(feature = "draft-1-1")]
+            timeline: if self == View::STATUS {
+                Vec::new()
+            } else {
+                task.timeline.clone()
+            },
             ..Default::default()
         }
     }
