@@ -86,6 +86,19 @@ pub(crate) fn extended_card(config: &AgentConfig) -> AgentCard {
     card
 }
 
+/// The interfaces the agent adds when it serves the A2A 1.1 draft too
+/// (`--draft-1-1`): each binding at the same URL as its 1.0 twin, with
+/// protocol version 1.1, so that a client choosing by version finds them
+/// (the server accepts `A2A-Version: 1.1` only where the card declares it).
+#[cfg(feature = "draft-1-1")]
+pub fn v1_1_interfaces(jsonrpc_url: &str, rest_url: &str, grpc_url: &str) -> [AgentInterface; 3] {
+    [
+        AgentInterface::new(jsonrpc_url, "JSONRPC", "1.1"),
+        AgentInterface::new(rest_url, "HTTP+JSON", "1.1"),
+        AgentInterface::new(grpc_url, "GRPC", "1.1"),
+    ]
+}
+
 /// The interfaces the agent adds when it serves A2A 0.3 too (`--v0-3`):
 /// JSONRPC then HTTP+JSON, at the same URLs as their 1.0 twins. JSON-RPC
 /// comes first: the union card's `url` and `preferredTransport` are the

@@ -52,6 +52,10 @@ USAGE: a2a-reference-agent [OPTIONS]
                          A2A-Version; spec 3.6.2): JSONRPC and HTTP+JSON 0.3 interfaces on the
                          card, which is then the union card 0.3 clients read; off by default
                          (not with --signing-key)
+  --draft-1-1            also serve the A2A 1.1 draft (builds with the draft-1-1 feature
+                         only): JSONRPC, HTTP+JSON and GRPC 1.1 interfaces on the card, task
+                         generations and timelines, long-poll GetTask (held up to 30 s),
+                         ifGenerationMatch; 1.0 callers still see pure 1.0
   --store <url>          where tasks are kept: `memory` (default), or a PostgreSQL URL
                          (postgres://... or postgresql://...; host=/dir for a unix socket)
                          shared by every replica on it; tables are created at start.
@@ -110,6 +114,9 @@ pub struct Options {
     pub lease: Duration,
     /// `--fire-and-forget`: the 0.3 TCK's contract.
     pub fire_and_forget: bool,
+    /// `--draft-1-1`: serve the A2A 1.1 draft too.
+    #[cfg(feature = "draft-1-1")]
+    pub draft_1_1: bool,
 }
 
 impl Default for Options {
@@ -132,6 +139,8 @@ impl Default for Options {
             store: None,
             lease: Duration::from_secs(30),
             fire_and_forget: false,
+            #[cfg(feature = "draft-1-1")]
+            draft_1_1: false,
         }
     }
 }
@@ -208,6 +217,8 @@ impl Options {
                 "--quiet" => o.log = false,
                 "--v0-3" => o.v0_3 = true,
                 "--fire-and-forget" => o.fire_and_forget = true,
+                #[cfg(feature = "draft-1-1")]
+                "--draft-1-1" => o.draft_1_1 = true,
                 "--lease" => {
                     o.lease = Duration::from_secs(number("--lease", &value("--lease")?)?);
                     if o.lease.is_zero() {
@@ -359,6 +370,14 @@ impl Options {
         if self.v0_3 {
             interfaces.extend(crate::card::v0_3_interfaces(&format!("{base}/"), &base));
         }
+        #[cfg(feature = "draft-1-1")]
+        if self.draft_1_1 {
+            interfaces.extend(crate::card::v1_1_interfaces(
+                &format!("{base}/"),
+                &base,
+                &grpc_address(&base),
+            ));
+        }
         let mut config = AgentConfig::default()
             .with_interfaces(interfaces)
             .with_push_allowlist(self.allowlist());
@@ -403,9 +422,16 @@ impl Options {
         let mut server_config = agent
             .server_config()
             .with_keep_alive(self.keep_alive, TokioTimer);
+        let mut versions = vec![ProtocolVersion::V1_0];
         if self.v0_3 {
-            server_config =
-                server_config.with_versions([ProtocolVersion::V1_0, ProtocolVersion::V0_3]);
+            versions.push(ProtocolVersion::V0_3);
+        }
+        #[cfg(feature = "draft-1-1")]
+        if self.draft_1_1 {
+            versions.push(ProtocolVersion::V1_1);
+        }
+        if versions.len() > 1 {
+            server_config = server_config.with_versions(versions);
         }
         if let Some(url) = &self.public_url {
             // A proxy forwards `{public url}/...` to this server's `/...`.

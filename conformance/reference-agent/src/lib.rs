@@ -248,6 +248,8 @@ pub use a2a_agent::IdGenerator;
 pub use a2a_hyper::{HttpPushSender, Resolver};
 pub use agent::{ReferenceAgent, SWEEP_INTERVAL};
 pub use card::v0_3_interfaces;
+#[cfg(feature = "draft-1-1")]
+pub use card::v1_1_interfaces;
 pub use config::{AgentConfig, Limits, PushPolicy};
 pub use executor::ReferenceExecutor;
 pub use push::{

@@ -100,7 +100,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_agent::store::{
-    Appended, LogRead, StoreError, StoreFuture, StoredTask, TaskPage, TaskQuery, TaskWatch, View,
+    bound_history, record_message, Appended, LogRead, StoreError, StoreFuture, StoredTask,
+    TaskPage, TaskQuery, TaskWatch, View,
 };
 use a2a_agent::{Owner, TaskStore};
 use a2a_types::{
@@ -776,9 +777,12 @@ impl Db {
                 }
                 _ => return Err(StoreError::Refused { state: current }),
             }
+            // The event carries the generation after it (1.1 draft 3.2.7).
+            #[cfg(feature = "draft-1-1")]
+            a2a_types::draft_1_1::stamp(&task, &mut event);
             let event_json = encode(&event)?;
             apply(&mut task, event).map_err(|_| StoreError::Refused { state: current })?;
-            task.limit_history(Some(self.options.max_history));
+            bound_history(&mut task, self.options.max_history);
             let task_json = encode(&task)?;
             let (s, ns) = status_key(&task);
             let cap = self.options.max_events_per_task.max(1) as u64;
@@ -873,8 +877,7 @@ impl Db {
         let position = u64_of(row.get(2));
         message.task_id.clone_from(&task.id);
         message.context_id.clone_from(&task.context_id);
-        task.history.push(message);
-        task.limit_history(Some(self.options.max_history));
+        record_message(&mut task, message, self.options.max_history);
         let json = encode(&task)?;
         let new_version = i64_of(version + 1);
         let payload = self.payload('m', position, &id);

@@ -24,8 +24,8 @@ use a2a_types::{
 };
 
 use super::{
-    weight, Appended, LogRead, StoreError, StoreFuture, StoredTask, TaskPage, TaskQuery, TaskStore,
-    TaskWatch, View,
+    bound_history, record_message, weight, Appended, LogRead, StoreError, StoreFuture, StoredTask,
+    TaskPage, TaskQuery, TaskStore, TaskWatch, View,
 };
 use crate::notify::Signal;
 use crate::owner::Owner;
@@ -448,9 +448,7 @@ impl Entry {
             let _ = apply(&mut state.task, event);
             state.log.push(None);
         }
-        state.task.limit_history(Some(self.max_history));
-        #[cfg(feature = "draft-1-1")]
-        trim_timeline(&mut state.task, self.max_history);
+        bound_history(&mut state.task, self.max_history);
         state.version += 1;
         let after = state.task.status.state;
         if after.is_terminal() || after.is_interrupted() {
@@ -477,15 +475,7 @@ impl Entry {
         Self::check_version(&state, expected)?;
         message.task_id.clone_from(&state.task.id);
         message.context_id.clone_from(&state.task.context_id);
-        #[cfg(not(feature = "draft-1-1"))]
-        state.task.history.push(message);
-        // The next generation and a timeline entry (1.1 draft 3.2.8).
-        #[cfg(feature = "draft-1-1")]
-        {
-            a2a_types::draft_1_1::record_message(&mut state.task, message);
-            trim_timeline(&mut state.task, self.max_history);
-        }
-        state.task.limit_history(Some(self.max_history));
+        record_message(&mut state.task, message, self.max_history);
         state.version += 1;
         self.reweigh(&state);
         let version = state.version;
@@ -703,12 +693,4 @@ impl TaskStore for InMemoryTaskStore {
         }
         n
     }
-}
-
-/// The timeline is bounded like the history: the store keeps the
-/// `max_history` most recent entries (1.1 draft).
-#[cfg(feature = "draft-1-1")]
-fn trim_timeline(task: &mut Task, max_history: usize) {
-    let keep = i32::try_from(max_history).unwrap_or(i32::MAX);
-    a2a_types::draft_1_1::trim_timeline(task, Some(keep));
 }

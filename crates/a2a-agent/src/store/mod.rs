@@ -402,3 +402,22 @@ macro_rules! forward_store {
 }
 
 forward_store!(std::sync::Arc<S>, Box<S>);
+
+/// What `add_message` does to the task, the same in every store: the
+/// message joins the history (and, with the 1.1 draft, takes the next
+/// generation in the timeline, draft spec 3.2.8), both bounded by
+/// `max_history` entries. The caller has set the message's ids.
+pub fn record_message(task: &mut Task, message: Message, max_history: usize) {
+    #[cfg(not(feature = "draft-1-1"))]
+    task.history.push(message);
+    #[cfg(feature = "draft-1-1")]
+    a2a_types::draft_1_1::record_message(task, message);
+    bound_history(task, max_history);
+}
+
+/// Keeps the `max_history` most recent messages (and timeline entries).
+pub fn bound_history(task: &mut Task, max_history: usize) {
+    task.limit_history(Some(max_history));
+    #[cfg(feature = "draft-1-1")]
+    a2a_types::draft_1_1::trim_timeline(task, Some(i32::try_from(max_history).unwrap_or(i32::MAX)));
+}
