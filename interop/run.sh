@@ -37,6 +37,9 @@
 #                        interop/rust-client-checks, which --build-rust builds
 #                        once the tree has the client side of a2a-transport
 #                        and a2a-hyper
+#   A2A_REFERENCE_AGENT_ARGS  extra flags for that agent in the rust mode
+#                        (--draft-1-1 with a draft-1-1 build: the 1.0 SDK
+#                        clients against an agent that also serves 1.1)
 #   A2A_CONFORMANCE      the a2a-conformance binary (run as --url URL)
 #   A2A_CARD_TOOL        the a2a-signing `card_tool` example (--build-rust
 #                        builds it), the a2a-core side of the signing matrix
@@ -331,8 +334,11 @@ if [ "$MODE" = rust ] || [ "$MODE" = all ]; then
     RS_PORT="$(free_port)"
     # --keep-alive 1: the subscribe and push checks then run through SSE
     # keep-alive comments, which the SDK clients must skip.
+    # A2A_REFERENCE_AGENT_ARGS: more flags for it, e.g. --draft-1-1 (a
+    # draft-1-1 build serving 1.1 beside 1.0: the 1.0 SDKs must not see it).
+    # shellcheck disable=SC2086
     start_agent a2a-core "$RS_PORT" "$A2A_REFERENCE_AGENT" --port "$RS_PORT" --bearer "$BEARER" \
-      --push-allow 127.0.0.0/8 --keep-alive 1 --quiet || exit 1
+      --push-allow 127.0.0.0/8 --keep-alive 1 --quiet ${A2A_REFERENCE_AGENT_ARGS:-} || exit 1
     RS_BINDINGS=(jsonrpc rest)
     if offers_grpc "$RS_PORT"; then
       RS_BINDINGS+=(grpc)

@@ -606,7 +606,8 @@ impl<E: AgentExecutor> AgentHandler<E> {
         let expected_generation = None;
         let accepted = configuration.accepted_output_modes;
         let mut message = request.message;
-        let v0_3 = cx.version == ProtocolVersion::V0_3;
+        // The version a push config is set at decides its bodies' form.
+        let version = cx.version;
 
         if !message.task_id.is_empty() {
             // Boxed: the continuation's state is large and rare beside a
@@ -617,7 +618,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
                 message,
                 expected_generation,
                 push.map(|c| *c),
-                v0_3,
+                version,
                 view,
                 subscribe,
                 waited_on,
@@ -639,7 +640,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
                 config.id = ids.next("push");
             }
             config.task_id.clone_from(&message.task_id);
-            (config, v0_3)
+            (config, version)
         });
         let context = self.context(
             cx,
@@ -692,7 +693,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
         message: Message,
         expected_generation: Option<i64>,
         push: Option<TaskPushNotificationConfig>,
-        v0_3: bool,
+        version: ProtocolVersion,
         view: View,
         subscribe: bool,
         waited_on: bool,
@@ -746,7 +747,9 @@ impl<E: AgentExecutor> AgentHandler<E> {
                 config.id = self.shared.ids.next("push");
             }
             config.task_id.clone_from(&id);
-            self.shared.attach_push(owner, config, v0_3, false).await?;
+            self.shared
+                .attach_push(owner, config, version, false)
+                .await?;
         }
         if resumed {
             // Interrupted states may always move to WORKING; a cancel that
@@ -1164,9 +1167,9 @@ impl<E: AgentExecutor> AgentHandler<E> {
         if request.id.is_empty() {
             request.id = self.shared.ids.next("push");
         }
-        let v0_3 = cx.version == ProtocolVersion::V0_3;
+        let version = cx.version;
         self.shared
-            .attach_push(&owner, request.clone(), v0_3, false)
+            .attach_push(&owner, request.clone(), version, false)
             .await?;
         request.tenant = tenant;
         Ok(request)

@@ -26,7 +26,7 @@ use a2a_transport::push::{
     notification_request_with_body, AttemptResult, GiveUpReason, NextStep, RetrySchedule,
 };
 use a2a_transport::webhook::Allowlist;
-use a2a_transport::BoxFuture;
+use a2a_transport::{BoxFuture, ProtocolVersion};
 use a2a_types::{apply, StreamResponse, Task, TaskPushNotificationConfig};
 use bytes::Bytes;
 use http::{Request, StatusCode};
@@ -199,9 +199,10 @@ pub(crate) struct Attach {
     pub(crate) owner: crate::owner::Owner,
     /// The config, as stored.
     pub(crate) config: TaskPushNotificationConfig,
-    /// Whether a 0.3 caller set it: its bodies are the 0.3 Task object,
-    /// sent as `application/json` (0.3 spec 9.5).
-    pub(crate) v0_3: bool,
+    /// The version of the caller that set it, which decides the bodies'
+    /// form: at 0.3 the 0.3 Task object, sent as `application/json` (0.3
+    /// spec 9.5); below 1.1 (with the draft) no 1.1 field.
+    pub(crate) version: ProtocolVersion,
     /// The task when the config was attached.
     pub(crate) task: Task,
     /// The log position to deliver from.
@@ -268,7 +269,7 @@ impl PushHub {
                 stopped: &stopped,
                 owner: &attach.owner,
                 config: &attach.config,
-                v0_3: attach.v0_3,
+                version: attach.version,
             };
             delivery
                 .run(
@@ -294,7 +295,7 @@ struct Delivery<'a> {
     stopped: &'a AtomicBool,
     owner: &'a crate::owner::Owner,
     config: &'a TaskPushNotificationConfig,
-    v0_3: bool,
+    version: ProtocolVersion,
 }
 
 impl Delivery<'_> {
@@ -395,10 +396,15 @@ impl Delivery<'_> {
     /// Sends one notification (`event`, or the task itself when `None`);
     /// answers `false` when the loop must stop.
     async fn notify(&self, task: &Task, event: Option<StreamResponse>) -> bool {
-        let body = if self.v0_3 {
+        let body = if self.version == ProtocolVersion::V0_3 {
             a2a_types::v0_3::to_vec(task).unwrap_or_default()
         } else {
-            let event = event.unwrap_or_else(|| StreamResponse::Task(task.clone()));
+            #[allow(unused_mut)]
+            let mut event = event.unwrap_or_else(|| StreamResponse::Task(task.clone()));
+            #[cfg(feature = "draft-1-1")]
+            if self.version < ProtocolVersion::V1_1 {
+                a2a_types::draft_1_1::DraftFields::clear_draft_fields(&mut event);
+            }
             a2a_types::json::to_vec(&event).unwrap_or_default()
         };
         match self.deliver(Bytes::from(body)).await {
@@ -428,7 +434,7 @@ impl Delivery<'_> {
                 Ok(request) => request,
                 Err(why) => return Some(failed(why)),
             };
-            if self.v0_3 {
+            if self.version == ProtocolVersion::V0_3 {
                 request.headers_mut().insert(
                     http::header::CONTENT_TYPE,
                     http::HeaderValue::from_static("application/json"),

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use a2a_transport::ProtocolVersion;
 use a2a_types::{A2aError, FieldViolation, TaskPushNotificationConfig};
 
 use crate::ids::IdGenerator;
@@ -27,7 +28,7 @@ impl Shared {
         &self,
         owner: &Owner,
         config: TaskPushNotificationConfig,
-        v0_3: bool,
+        version: ProtocolVersion,
         snapshot_first: bool,
     ) -> Result<Option<TaskPushNotificationConfig>, A2aError> {
         let task_id = config.task_id.clone();
@@ -51,7 +52,7 @@ impl Shared {
             Attach {
                 owner: owner.clone(),
                 config,
-                v0_3,
+                version,
                 task: stored.task,
                 position: stored.position,
                 snapshot_first,

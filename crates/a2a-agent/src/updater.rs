@@ -129,7 +129,10 @@ pub(crate) struct Failure {
 pub(crate) struct Birth {
     pub(crate) message: Message,
     /// A push config given inline, and whether a 0.3 caller gave it.
-    pub(crate) push: Option<(a2a_types::TaskPushNotificationConfig, bool)>,
+    pub(crate) push: Option<(
+        a2a_types::TaskPushNotificationConfig,
+        a2a_transport::ProtocolVersion,
+    )>,
     /// Whether the caller follows the task (a stream, or a blocking call).
     pub(crate) watch: bool,
     /// Whether the caller answers with the task as created (a stream's
@@ -482,8 +485,8 @@ impl UpdaterInner {
         } else {
             None
         };
-        if let Some((config, v0_3)) = birth.push {
-            let attached = Box::pin(shared.attach_push(&self.owner, config, v0_3, true));
+        if let Some((config, version)) = birth.push {
+            let attached = Box::pin(shared.attach_push(&self.owner, config, version, true));
             if let Err(e) = attached.await {
                 self.first.set(First::Failed(e));
                 return Err(UpdateError::TaskGone);

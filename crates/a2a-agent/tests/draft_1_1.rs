@@ -1,20 +1,22 @@
 //! The handler under the 1.1 draft (`--features draft-1-1`): generations,
-//! the timeline, `ifGenerationMatch` and the long-poll `GetTask`.
+//! the timeline, `ifGenerationMatch`, the long-poll `GetTask`, and push
+//! bodies in the form of the version that set the webhook.
 #![cfg(feature = "draft-1-1")]
 
 use std::future::poll_fn;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use a2a_agent::{
     AgentExecutor, AgentHandler, Clock, ExecuteError, HandlerConfig, InMemoryTaskStore,
-    MemoryLimits, RequestContext, Spawn, TaskUpdater,
+    MemoryLimits, PushSender, RecordingPushSender, RequestContext, Spawn, TaskUpdater,
 };
-use a2a_transport::{A2aService, BoxFuture, CallContext, EventStream};
+use a2a_transport::{A2aService, BoxFuture, CallContext, EventStream, ProtocolVersion};
 use a2a_types::draft_1_1::{GenerationTracker, Observation, TimelineContent};
 use a2a_types::{
     Artifact, ErrorKind, GetTaskRequest, Message, SendMessageConfiguration, SendMessageRequest,
-    SendMessageResponse, StreamResponse, Task, TaskState,
+    SendMessageResponse, StreamResponse, Task, TaskPushNotificationConfig, TaskState,
 };
 use futures_core::Stream;
 
@@ -240,4 +242,59 @@ async fn a_long_poll_answers_when_the_task_moves_or_the_hold_ends() {
     let moved = poller.await.unwrap().unwrap();
     assert!(moved.generation > task.generation);
     assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test]
+async fn a_webhook_set_at_1_0_gets_pure_1_0_bodies() {
+    let recorder = Arc::new(RecordingPushSender::new());
+    let sender: Arc<dyn PushSender> = recorder.clone();
+    let h = AgentHandler::builder(
+        Asker,
+        InMemoryTaskStore::new(MemoryLimits::default()),
+        Tokio,
+    )
+    .push_sender(sender)
+    .build();
+    let task = asked(&h).await;
+    for (url, version) in [
+        ("https://hooks.example.com/v1-0", ProtocolVersion::V1_0),
+        ("https://hooks.example.com/v1-1", ProtocolVersion::V1_1),
+    ] {
+        let mut config = TaskPushNotificationConfig::new(url);
+        config.task_id.clone_from(&task.id);
+        let cx = CallContext::new().with_version(version);
+        h.create_task_push_notification_config(&cx, config)
+            .await
+            .unwrap();
+    }
+    h.send_message(&CallContext::new(), answer(&task, None))
+        .await
+        .unwrap();
+    let bodies = |url: &str| -> Vec<String> {
+        recorder
+            .requests()
+            .iter()
+            .filter(|r| r.uri() == url)
+            .map(|r| String::from_utf8_lossy(r.body()).into_owned())
+            .collect()
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while (bodies("https://hooks.example.com/v1-0").len() < 2
+        || bodies("https://hooks.example.com/v1-1").len() < 2)
+        && Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let pure = bodies("https://hooks.example.com/v1-0");
+    assert!(pure.len() >= 2, "{pure:?}");
+    assert!(
+        pure.iter()
+            .all(|b| !b.contains("eneration") && !b.contains("timeline")),
+        "{pure:?}"
+    );
+    let draft = bodies("https://hooks.example.com/v1-1");
+    assert!(
+        draft.iter().any(|b| b.contains("\"generation\"")),
+        "{draft:?}"
+    );
 }

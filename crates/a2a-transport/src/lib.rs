@@ -506,7 +506,7 @@ pub mod grpc {
     //! use a2a_types::{A2aError, ErrorKind, GetTaskRequest, Operation};
     //!
     //! // A client frames a request...
-    //! let request = GetTaskRequest { tenant: String::new(), id: "t-1".into(), history_length: None };
+    //! let request = GetTaskRequest::new("t-1");
     //! let body = grpc::encode_message(&request)?;
     //! assert_eq!(grpc::method_path(Operation::GetTask), "/lf.a2a.v1.A2AService/GetTask");
     //! // ...the server reads it back...
