@@ -9,6 +9,7 @@ mod support;
 mod auth;
 mod batches;
 mod card;
+mod draft_1_1;
 mod errors;
 mod gating;
 mod grpc;
