@@ -397,6 +397,11 @@ pub enum ConfigError {
         /// What does not match the configuration.
         reason: String,
     },
+    /// The server is configured for the 1.1 draft but the card declares no
+    /// 1.1 interface: 1.1 is accepted only where an interface declares it.
+    #[cfg(feature = "draft-1-1")]
+    #[error("the server serves A2A 1.1 but the agent card declares no interface at 1.1")]
+    UndeclaredVersion,
 }
 
 fn violations(v: &[FieldViolation]) -> String {
@@ -541,6 +546,14 @@ impl<S: A2aService> A2aServer<S> {
         card.validate().map_err(ConfigError::InvalidCard)?;
         for interface in &card.supported_interfaces {
             check_interface(&config, interface)?;
+        }
+        #[cfg(feature = "draft-1-1")]
+        if config.versions.contains(&ProtocolVersion::V1_1)
+            && !card.supported_interfaces.iter().any(|i| {
+                ProtocolVersion::parse(i.protocol_version.trim()) == Ok(ProtocolVersion::V1_1)
+            })
+        {
+            return Err(ConfigError::UndeclaredVersion);
         }
         let cache_control = HeaderValue::from_str(&config.card_cache_control)
             .map_err(|_| ConfigError::CacheControl(config.card_cache_control.clone()))?;

@@ -657,6 +657,27 @@ impl DraftFields for Reply {
     }
 }
 
+/// A stream whose events pass with their 1.1 fields cleared (`None`: ended).
+struct Cleared(Option<EventStream>);
+
+impl Stream for Cleared {
+    type Item = Result<StreamResponse, A2aError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let Some(inner) = self.0.as_mut() else {
+            return Poll::Ready(None);
+        };
+        inner.as_mut().poll_next(cx).map(|item| {
+            item.map(|event| {
+                event.map(|mut event| {
+                    event.clear_draft_fields();
+                    event
+                })
+            })
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -893,26 +914,5 @@ mod tests {
         );
         trim_timeline(&mut task, Some(0));
         assert!(task.timeline.is_empty());
-    }
-}
-
-/// A stream whose events pass with their 1.1 fields cleared (`None`: ended).
-struct Cleared(Option<EventStream>);
-
-impl Stream for Cleared {
-    type Item = Result<StreamResponse, A2aError>;
-
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        let Some(inner) = self.0.as_mut() else {
-            return Poll::Ready(None);
-        };
-        inner.as_mut().poll_next(cx).map(|item| {
-            item.map(|event| {
-                event.map(|mut event| {
-                    event.clear_draft_fields();
-                    event
-                })
-            })
-        })
     }
 }

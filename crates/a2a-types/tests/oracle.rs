@@ -157,3 +157,29 @@ fn oracle_normalized_output_decodes_to_the_same_values() {
     }
     assert_eq!(checked, docs.len());
 }
+
+/// The 1.1 draft's new message, on its own (it occurs inside `Task` in
+/// the corpus too), against the draft proto: every kind of entry,
+/// including one of a kind a later version adds.
+#[cfg(feature = "draft-1-1")]
+#[test]
+fn timeline_entries_pass_the_draft_oracle() {
+    use a2a_types::draft_1_1::TimelineEntry;
+    use a2a_types::testing::{Gen, Generate};
+    common::oracle_ready();
+    let mut g = Gen::new(11);
+    let input: String = (0..200)
+        .map(|_| {
+            let entry = TimelineEntry::generate(&mut g);
+            let json = a2a_types::testing::line_safe(serde_json::to_string(&entry).unwrap());
+            format!("TimelineEntry\t{json}\n")
+        })
+        .collect();
+    let verdict = a2a_wire_oracle::lines(&input);
+    assert_eq!(
+        a2a_wire_oracle::assert_all_pass(&verdict),
+        200,
+        "{}",
+        verdict.stdout
+    );
+}

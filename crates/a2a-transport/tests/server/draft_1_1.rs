@@ -119,3 +119,17 @@ fn version_1_1_is_refused_where_it_is_not_served() {
     let a = get_task(&server, "1.1");
     assert_eq!(rpc_error(&a).0, -32009, "{:?}", a.json());
 }
+
+#[test]
+fn serving_1_1_needs_a_card_that_declares_it() {
+    let config = ServerConfig::new().with_versions([ProtocolVersion::V1_0, ProtocolVersion::V1_1]);
+    let only_1_0 = card_for(&ServerConfig::new());
+    let err = A2aServer::new(Generations::default(), only_1_0, config).err();
+    assert!(
+        matches!(
+            err,
+            Some(a2a_transport::server::ConfigError::UndeclaredVersion)
+        ),
+        "{err:?}"
+    );
+}
