@@ -199,9 +199,17 @@ async fn a_lost_listener_reconnects_and_every_watch_reports_a_change() {
         within("a notification after the reconnect", changed(&mut *watch)).await,
         Change::Changed
     );
+    #[allow(unused_mut)]
+    let mut want = status("t-1", TaskState::Working, 1);
+    // 1.1 draft: the store stamps the event with the task's next
+    // generation (this test's task was made at 0).
+    #[cfg(feature = "draft-1-1")]
+    if let a2a_types::StreamResponse::StatusUpdate(update) = &mut want {
+        update.generation = 1;
+    }
     assert_eq!(
         b.read("t-1", 0, View::FULL).await.unwrap(),
-        LogRead::Event(status("t-1", TaskState::Working, 1))
+        LogRead::Event(want)
     );
 }
 

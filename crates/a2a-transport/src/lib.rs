@@ -385,6 +385,13 @@ pub mod client {
     //!   interface speaks the interface's version). A version it does not
     //!   speak over its binding fails locally with `VersionNotSupportedError`
     //!   rather than sending 1.0 payloads under another version's name.
+    //!   With the `draft-1-1` feature it also speaks the A2A 1.1 draft,
+    //!   preferred where an interface declares `1.1`; below 1.1 a request
+    //!   carries none of the draft's fields. A long-poll `GetTask` is a
+    //!   `GetTaskRequest` with `current_generation` set (the server holds
+    //!   it, so [`ClientConfig::timeout`](crate::ClientConfig::timeout)
+    //!   must outlast the agent's hold), and `a2a_types::draft_1_1::track`
+    //!   around a stream reports missed generations.
     //!
     //! # Responses
     //!
