@@ -67,7 +67,7 @@ pub struct Task {
         deserialize_with = "protojson::repeated",
         skip_serializing_if = "Vec::is_empty"
     )]
-    pub timeline: Vec<crate::draft_1_1::TimelineEntry>,
+    pub timeline: Vec<TimelineEntry>,
 }
 
 impl Task {
@@ -426,3 +426,186 @@ mod tests {
 }
 
 message_impls!(Task, TaskStatus);
+
+#[cfg(feature = "draft-1-1")]
+pub use timeline::{TimelineContent, TimelineEntry};
+
+/// The 1.1 draft's timeline entry (draft spec 4.1.8), part of [`Task`].
+#[cfg(feature = "draft-1-1")]
+mod timeline {
+    use std::fmt;
+
+    use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+    use serde::ser::{SerializeMap as _, Serializer};
+    use serde::{Deserialize, Serialize};
+
+    use super::TaskStatus;
+    use crate::message::Message;
+    use crate::protojson;
+
+    /// What a timeline entry records (the proto's `entry` oneof).
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum TimelineContent {
+        /// A client message (`message`).
+        Message(Message),
+        /// An agent status: its state and message at that point (`status`).
+        Status(TaskStatus),
+    }
+
+    /// One generation-ordered entry of [`Task::timeline`] (draft spec 4.1.8).
+    ///
+    /// `entry` is `None` for an entry of a kind this crate does not know: the
+    /// spec makes the oneof an extension point and tells clients to skip such
+    /// an entry while still counting its `generation` (draft spec 3.2.8), so
+    /// decoding keeps it rather than failing.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct TimelineEntry {
+        /// What the entry records; `None` for an unknown kind.
+        pub entry: Option<TimelineContent>,
+        /// The task's generation right after the entry was appended.
+        pub generation: i64,
+    }
+
+    impl TimelineEntry {
+        /// An entry recording a client message at `generation`.
+        pub fn message(message: Message, generation: i64) -> TimelineEntry {
+            TimelineEntry {
+                entry: Some(TimelineContent::Message(message)),
+                generation,
+            }
+        }
+
+        /// An entry recording an agent status at `generation`.
+        pub fn status(status: TaskStatus, generation: i64) -> TimelineEntry {
+            TimelineEntry {
+                entry: Some(TimelineContent::Status(status)),
+                generation,
+            }
+        }
+    }
+
+    impl Serialize for TimelineEntry {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let len = usize::from(self.entry.is_some()) + usize::from(self.generation != 0);
+            let mut map = s.serialize_map(Some(len))?;
+            match &self.entry {
+                Some(TimelineContent::Message(m)) => map.serialize_entry("message", m)?,
+                Some(TimelineContent::Status(st)) => map.serialize_entry("status", st)?,
+                None => {}
+            }
+            if self.generation != 0 {
+                map.serialize_entry("generation", &self.generation.to_string())?;
+            }
+            map.end()
+        }
+    }
+
+    impl<'de> Deserialize<'de> for TimelineEntry {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TimelineEntry, D::Error> {
+            struct EntryVisitor;
+
+            impl<'de> Visitor<'de> for EntryVisitor {
+                type Value = TimelineEntry;
+
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a TimelineEntry object")
+                }
+
+                fn visit_map<A: MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<TimelineEntry, A::Error> {
+                    let mut out = TimelineEntry::default();
+                    let mut seen: Option<&'static str> = None;
+                    let mut generation_seen = false;
+                    while let Some(key) = map.next_key::<Key>()? {
+                        let (content, name) = match key {
+                            Key::Message => (
+                                map.next_value::<Option<Message>>()?
+                                    .map(TimelineContent::Message),
+                                "message",
+                            ),
+                            Key::Status => (
+                                map.next_value::<Option<TaskStatus>>()?
+                                    .map(TimelineContent::Status),
+                                "status",
+                            ),
+                            Key::Generation => {
+                                if generation_seen {
+                                    return Err(de::Error::custom("duplicate field `generation`"));
+                                }
+                                generation_seen = true;
+                                out.generation = map.next_value::<Int64>()?.0;
+                                continue;
+                            }
+                            Key::Other => {
+                                map.next_value::<IgnoredAny>()?;
+                                continue;
+                            }
+                        };
+                        if let Some(content) = content {
+                            if let Some(first) = seen {
+                                return Err(de::Error::custom(protojson::several_members(
+                                    "a TimelineEntry has at most one of `message` or `status`",
+                                    first,
+                                    name,
+                                )));
+                            }
+                            seen = Some(name);
+                            out.entry = Some(content);
+                        }
+                    }
+                    Ok(out)
+                }
+            }
+
+            d.deserialize_map(EntryVisitor)
+        }
+    }
+
+    /// A key of a `TimelineEntry` object.
+    enum Key {
+        Message,
+        Status,
+        Generation,
+        Other,
+    }
+
+    impl<'de> Deserialize<'de> for Key {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
+            struct KeyVisitor;
+
+            impl Visitor<'_> for KeyVisitor {
+                type Value = Key;
+
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a field name")
+                }
+
+                fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
+                    self.visit_bytes(v.as_bytes())
+                }
+
+                fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Key, E> {
+                    Ok(match v {
+                        b"message" => Key::Message,
+                        b"status" => Key::Status,
+                        b"generation" => Key::Generation,
+                        _ => Key::Other,
+                    })
+                }
+            }
+
+            protojson::identifier(d, KeyVisitor)
+        }
+    }
+
+    /// An int64 read by the ProtoJSON rules, for the hand-written decoder.
+    struct Int64(i64);
+
+    impl<'de> Deserialize<'de> for Int64 {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Int64, D::Error> {
+            protojson::int64(d).map(Int64)
+        }
+    }
+}

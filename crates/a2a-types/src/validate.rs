@@ -611,3 +611,18 @@ impl<T: Validate + ?Sized> Validate for &T {
         (**self).validate_at(at, out);
     }
 }
+
+#[cfg(feature = "draft-1-1")]
+impl Validate for crate::task::TimelineEntry {
+    fn validate_at(&self, at: &FieldPath<'_>, out: &mut Vec<FieldViolation>) {
+        match &self.entry {
+            Some(crate::task::TimelineContent::Message(m)) => {
+                m.validate_at(&at.field("message"), out)
+            }
+            Some(crate::task::TimelineContent::Status(s)) => {
+                s.validate_at(&at.field("status"), out)
+            }
+            None => {}
+        }
+    }
+}
