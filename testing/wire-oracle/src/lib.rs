@@ -160,8 +160,9 @@ pub fn normalize(type_name: &str, json: &str) -> Verdict {
 /// the oracle's virtualenv, which it creates first if needed): one case per
 /// line, `TYPE<TAB>JSON<TAB>BASE64`, our ProtoJSON and our protobuf bytes
 /// of one value. Google's protobuf library parses both into the official
-/// compiled proto's message and compares them; for each passing case it
-/// prints `ok <BASE64>`, its own encoding of the message.
+/// compiled proto's message (or [`proto_path`]'s, compiled with
+/// `grpc_tools`, such as the 1.1 draft's) and compares them; for each
+/// passing case it prints `ok <BASE64>`, its own encoding of the message.
 pub fn protobuf_lines(input: &str) -> Verdict {
     // The launcher creates the virtualenv on first use.
     let ready = run(&["types"], b"");
@@ -170,8 +171,14 @@ pub fn protobuf_lines(input: &str) -> Verdict {
     }
     let python = venv_dir().join("bin/python");
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("proto_check.py");
-    let mut child = Command::new(&python)
-        .arg(&script)
+    let mut command = Command::new(&python);
+    command.arg(&script);
+    // The same proto as the oracle's (`run` above): the draft's under the
+    // `draft-1-1` feature.
+    if let Some(proto) = proto_path() {
+        command.env("WIRE_ORACLE_PROTO", proto);
+    }
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
