@@ -14,6 +14,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::{Mutex, PoisonError};
 
 /// What one oracle run reported.
 #[derive(Debug, Clone)]
@@ -101,11 +102,31 @@ fn venv_dir() -> PathBuf {
     }
 }
 
+/// Whether this process has run the launcher once already. The launcher
+/// creates or completes the virtualenv on first use (`a2a-sdk`, and
+/// `grpcio-tools` once `WIRE_ORACLE_PROTO` is set); tests that call it at
+/// the same moment would run pip into the same folder, which fails. So the
+/// first call of a process runs alone and the others wait for it.
+/// (Separate processes sharing a fresh virtualenv are not covered:
+/// `scripts/setup-oracle` creates it beforehand.)
+static LAUNCHED: Mutex<bool> = Mutex::new(false);
+
 /// Runs the oracle with `args`, feeding `input` on stdin.
 ///
 /// Panics when the oracle cannot be started at all: a test that depends on
 /// the referee must not pass without it.
 pub fn run(args: &[&str], input: &[u8]) -> Verdict {
+    let mut launched = LAUNCHED.lock().unwrap_or_else(PoisonError::into_inner);
+    if *launched {
+        drop(launched);
+        return launch(args, input);
+    }
+    let verdict = launch(args, input);
+    *launched = true;
+    verdict
+}
+
+fn launch(args: &[&str], input: &[u8]) -> Verdict {
     let mut command = Command::new("bash");
     command
         .arg(oracle_path())
