@@ -285,6 +285,9 @@ impl Protobuf for Empty {
 // ---------------------------------------------------------------------------
 // Messages, in the order of the proto.
 
+// `history_length` is deprecated in the 1.1 draft (for the timeline), and
+// still carried.
+#[cfg_attr(feature = "draft-1-1", allow(deprecated))]
 impl Protobuf for SendMessageConfiguration {
     type Message = pb::SendMessageConfiguration;
 
@@ -296,7 +299,11 @@ impl Protobuf for SendMessageConfiguration {
                 .as_deref()
                 .map(Protobuf::to_message),
             history_length: self.history_length,
+            #[cfg(feature = "draft-1-1")]
+            timeline_length: self.timeline_length,
             return_immediately: self.return_immediately,
+            #[cfg(feature = "draft-1-1")]
+            if_generation_match: self.if_generation_match,
         }
     }
 
@@ -310,11 +317,18 @@ impl Protobuf for SendMessageConfiguration {
             .map(Box::new),
             history_length: m.history_length,
             return_immediately: m.return_immediately,
+            #[cfg(feature = "draft-1-1")]
+            timeline_length: m.timeline_length,
+            #[cfg(feature = "draft-1-1")]
+            if_generation_match: m.if_generation_match,
             ..Default::default()
         })
     }
 }
 
+// `history` is deprecated in the 1.1 draft (for the timeline), and still
+// carried.
+#[cfg_attr(feature = "draft-1-1", allow(deprecated))]
 impl Protobuf for Task {
     type Message = pb::Task;
 
@@ -325,7 +339,11 @@ impl Protobuf for Task {
             status: Some(self.status.to_message()),
             artifacts: to_list(&self.artifacts),
             history: to_list(&self.history),
+            #[cfg(feature = "draft-1-1")]
+            timeline: to_list(&self.timeline),
             metadata: to_opt(self.metadata.as_ref()),
+            #[cfg(feature = "draft-1-1")]
+            generation: self.generation,
         }
     }
 
@@ -337,6 +355,10 @@ impl Protobuf for Task {
             artifacts: list(m.artifacts, "artifacts")?,
             history: list(m.history, "history")?,
             metadata: opt(m.metadata, "metadata")?,
+            #[cfg(feature = "draft-1-1")]
+            timeline: list(m.timeline, "timeline")?,
+            #[cfg(feature = "draft-1-1")]
+            generation: m.generation,
             ..Default::default()
         })
     }
@@ -444,6 +466,10 @@ impl Protobuf for Artifact {
             parts: to_list(&self.parts),
             metadata: to_opt(self.metadata.as_ref()),
             extensions: self.extensions.clone(),
+            #[cfg(feature = "draft-1-1")]
+            start_generation: self.start_generation,
+            #[cfg(feature = "draft-1-1")]
+            end_generation: self.end_generation,
         }
     }
 
@@ -455,7 +481,50 @@ impl Protobuf for Artifact {
             parts: list(m.parts, "parts")?,
             metadata: opt(m.metadata, "metadata")?,
             extensions: m.extensions,
+            #[cfg(feature = "draft-1-1")]
+            start_generation: m.start_generation,
+            #[cfg(feature = "draft-1-1")]
+            end_generation: m.end_generation,
             ..Default::default()
+        })
+    }
+}
+
+/// A timeline entry (1.1 draft). The `entry` oneof is an extension point
+/// (draft spec 3.2.8): an entry with no member, or with one a later version
+/// adds (an unknown field to this proto), is an entry of unknown kind,
+/// `entry: None`, kept with its generation rather than refused.
+#[cfg(feature = "draft-1-1")]
+impl Protobuf for a2a_types::draft_1_1::TimelineEntry {
+    type Message = pb::TimelineEntry;
+
+    fn to_message(&self) -> pb::TimelineEntry {
+        use a2a_types::draft_1_1::TimelineContent;
+        use pb::timeline_entry::Entry;
+        pb::TimelineEntry {
+            generation: self.generation,
+            entry: self.entry.as_ref().map(|entry| match entry {
+                TimelineContent::Message(m) => Entry::Message(m.to_message()),
+                TimelineContent::Status(st) => Entry::Status(st.to_message()),
+            }),
+        }
+    }
+
+    fn from_message(m: pb::TimelineEntry) -> Result<Self> {
+        use a2a_types::draft_1_1::TimelineContent;
+        use pb::timeline_entry::Entry;
+        let entry = match m.entry {
+            Some(Entry::Message(message)) => Some(TimelineContent::Message(
+                Protobuf::from_message(message).map_err(|e| e.in_field("message"))?,
+            )),
+            Some(Entry::Status(status)) => Some(TimelineContent::Status(
+                Protobuf::from_message(status).map_err(|e| e.in_field("status"))?,
+            )),
+            None => None,
+        };
+        Ok(a2a_types::draft_1_1::TimelineEntry {
+            entry,
+            generation: m.generation,
         })
     }
 }
@@ -469,6 +538,8 @@ impl Protobuf for TaskStatusUpdateEvent {
             context_id: self.context_id.clone(),
             status: Some(self.status.to_message()),
             metadata: to_opt(self.metadata.as_ref()),
+            #[cfg(feature = "draft-1-1")]
+            generation: self.generation,
         }
     }
 
@@ -478,6 +549,8 @@ impl Protobuf for TaskStatusUpdateEvent {
             context_id: m.context_id,
             status: required(m.status, "status")?,
             metadata: opt(m.metadata, "metadata")?,
+            #[cfg(feature = "draft-1-1")]
+            generation: m.generation,
             ..Default::default()
         })
     }
@@ -494,6 +567,8 @@ impl Protobuf for TaskArtifactUpdateEvent {
             append: self.append,
             last_chunk: self.last_chunk,
             metadata: to_opt(self.metadata.as_ref()),
+            #[cfg(feature = "draft-1-1")]
+            generation: self.generation,
         }
     }
 
@@ -505,6 +580,8 @@ impl Protobuf for TaskArtifactUpdateEvent {
             append: m.append,
             last_chunk: m.last_chunk,
             metadata: opt(m.metadata, "metadata")?,
+            #[cfg(feature = "draft-1-1")]
+            generation: m.generation,
             ..Default::default()
         })
     }
@@ -1069,6 +1146,8 @@ impl Protobuf for SendMessageRequest {
     }
 }
 
+// `history_length` is deprecated in the 1.1 draft, and still carried.
+#[cfg_attr(feature = "draft-1-1", allow(deprecated))]
 impl Protobuf for GetTaskRequest {
     type Message = pb::GetTaskRequest;
 
@@ -1077,6 +1156,10 @@ impl Protobuf for GetTaskRequest {
             tenant: self.tenant.clone(),
             id: self.id.clone(),
             history_length: self.history_length,
+            #[cfg(feature = "draft-1-1")]
+            timeline_length: self.timeline_length,
+            #[cfg(feature = "draft-1-1")]
+            current_generation: self.current_generation,
         }
     }
 
@@ -1085,11 +1168,17 @@ impl Protobuf for GetTaskRequest {
             tenant: m.tenant,
             id: m.id,
             history_length: m.history_length,
+            #[cfg(feature = "draft-1-1")]
+            timeline_length: m.timeline_length,
+            #[cfg(feature = "draft-1-1")]
+            current_generation: m.current_generation,
             ..Default::default()
         })
     }
 }
 
+// `history_length` is deprecated in the 1.1 draft, and still carried.
+#[cfg_attr(feature = "draft-1-1", allow(deprecated))]
 impl Protobuf for ListTasksRequest {
     type Message = pb::ListTasksRequest;
 
@@ -1101,6 +1190,8 @@ impl Protobuf for ListTasksRequest {
             page_size: self.page_size,
             page_token: self.page_token.clone(),
             history_length: self.history_length,
+            #[cfg(feature = "draft-1-1")]
+            timeline_length: self.timeline_length,
             status_timestamp_after: to_opt(self.status_timestamp_after.as_ref()),
             include_artifacts: self.include_artifacts,
         }
@@ -1116,6 +1207,8 @@ impl Protobuf for ListTasksRequest {
             history_length: m.history_length,
             status_timestamp_after: opt(m.status_timestamp_after, "statusTimestampAfter")?,
             include_artifacts: m.include_artifacts,
+            #[cfg(feature = "draft-1-1")]
+            timeline_length: m.timeline_length,
             ..Default::default()
         })
     }

@@ -22,6 +22,12 @@
 //!   [`status_from_proto`], and the canonical gRPC codes ([`GrpcCode`]),
 //!   read for each error kind from the one error table (spec 5.4).
 //!
+//! # Features
+//!
+//! - `draft-1-1`: the A2A 1.1 draft's proto (`shared/spec/draft-1.1/a2a.proto`)
+//!   instead of v1.0's: [`pb`] is generated from it, and the draft's fields
+//!   (`Task.generation`, `Task.timeline`, ...) are carried both ways.
+//!
 //! # What it does not own
 //!
 //! gRPC framing, trailers and metadata are `a2a-transport`'s (`grpc`
@@ -72,13 +78,17 @@ mod status;
 #[doc(hidden)]
 pub mod testing;
 
-/// The generated messages of package `lf.a2a.v1` (`a2a-v1.0.proto`), under
-/// prost's names (`ApiKeySecurityScheme` for `APIKeySecurityScheme`,
+/// The generated messages of package `lf.a2a.v1` (`a2a-v1.0.proto`; with
+/// the `draft-1-1` feature the 1.1 draft's `a2a.proto`, same package),
+/// under prost's names (`ApiKeySecurityScheme` for `APIKeySecurityScheme`,
 /// oneofs as enums in a module named after the message). The proto is
 /// their documentation; convert to the model with [`Protobuf`].
 #[allow(missing_docs, unreachable_pub, clippy::all)]
 pub mod pb {
+    #[cfg(not(feature = "draft-1-1"))]
     include!("gen/lf.a2a.v1.rs");
+    #[cfg(feature = "draft-1-1")]
+    include!("gen/draft_1_1/lf.a2a.v1.rs");
 }
 
 /// The generated messages of package `google.rpc`: `Status` and the

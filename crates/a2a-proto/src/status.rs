@@ -252,6 +252,32 @@ mod tests {
         assert_eq!(GrpcCode(99).to_string(), "code 99");
     }
 
+    /// The 1.1 draft's `TaskGenerationMismatchError` is `ABORTED` (10) on
+    /// gRPC (draft spec 5.4), and comes back by its `ErrorInfo` reason with
+    /// its metadata.
+    #[cfg(feature = "draft-1-1")]
+    #[test]
+    fn a_generation_mismatch_is_aborted() {
+        assert_eq!(GrpcCode::from_name("ABORTED"), Some(GrpcCode(10)));
+        assert_eq!(GrpcCode(10).name(), Some("ABORTED"));
+        let kind = ErrorKind::TaskGenerationMismatch;
+        assert_eq!(kind.grpc_status(), "ABORTED");
+        assert_eq!(GrpcCode::of_kind(kind), GrpcCode::ABORTED);
+        let error = A2aError::task_generation_mismatch(3, 5);
+        let status = status_to_proto(&error);
+        assert_eq!(status.code, 10);
+        let info = rpc::ErrorInfo::decode(status.details[0].value.as_slice()).unwrap();
+        assert_eq!(info.reason, "TASK_GENERATION_MISMATCH");
+        assert_eq!(info.metadata["expectedGeneration"], "3");
+        assert_eq!(info.metadata["currentGeneration"], "5");
+        let back =
+            status_from_proto(rpc::Status::decode(status.encode_to_vec().as_slice()).unwrap());
+        assert_eq!(back.kind(), kind);
+        assert_eq!(back.code().0, -32010);
+        assert_eq!(back.message(), error.message());
+        assert_eq!(back.details(), error.details());
+    }
+
     #[test]
     fn errors_round_trip_through_the_status() {
         let errors = [

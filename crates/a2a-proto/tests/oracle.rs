@@ -3,7 +3,9 @@
 //! protobuf bytes and our ProtoJSON of the same value into the same
 //! message, for a corpus cycling through all 44 types. And back: Google's
 //! own encoding of that message decodes, through our decoder, to the
-//! value (numbers through the proto's double).
+//! value (numbers through the proto's double). With `draft-1-1` the
+//! corpus carries the draft's fields and the referee judges against the
+//! draft's proto (`a2a_wire_oracle::proto_path`).
 
 use a2a_proto::testing::{as_proto_holds, oracle_lines, TYPE_NAMES};
 use base64::Engine as _;
@@ -126,4 +128,24 @@ fn the_referee_catches_a_difference() {
     let verdict = a2a_wire_oracle::protobuf_lines(&format!("Task\t{json}\t{b64}\n"));
     assert!(!verdict.success, "{}", verdict.stdout);
     assert_eq!(verdict.counts(), Some((0, 1)), "{}", verdict.stdout);
+}
+
+/// Under the feature the referee reads the draft's proto: a task with a
+/// generation and a timeline passes, where v1.0's proto (whose JSON parser
+/// refuses unknown fields) would fail it.
+#[cfg(feature = "draft-1-1")]
+#[test]
+fn the_referee_judges_against_the_draft() {
+    let json = r#"{"id":"task-1","status":{"state":"TASK_STATE_WORKING"},"generation":"3","timeline":[{"status":{"state":"TASK_STATE_WORKING"},"generation":"2"},{"generation":"3"}]}"#;
+    let task: a2a_types::Task = a2a_types::from_str(json).unwrap();
+    assert_eq!(task.generation, 3);
+    let b64 = base64::engine::general_purpose::STANDARD.encode(a2a_proto::encode(&task));
+    let verdict = a2a_wire_oracle::protobuf_lines(&format!("Task\t{json}\t{b64}\n"));
+    assert_eq!(
+        verdict.counts(),
+        Some((1, 0)),
+        "{}\n{}",
+        verdict.stdout,
+        verdict.stderr
+    );
 }

@@ -14,6 +14,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::{Mutex, PoisonError};
 
 /// What one oracle run reported.
 #[derive(Debug, Clone)]
@@ -101,11 +102,31 @@ fn venv_dir() -> PathBuf {
     }
 }
 
+/// Whether this process has run the launcher once already. The launcher
+/// creates or completes the virtualenv on first use (`a2a-sdk`, and
+/// `grpcio-tools` once `WIRE_ORACLE_PROTO` is set); tests that call it at
+/// the same moment would run pip into the same folder, which fails. So the
+/// first call of a process runs alone and the others wait for it.
+/// (Separate processes sharing a fresh virtualenv are not covered:
+/// `scripts/setup-oracle` creates it beforehand.)
+static LAUNCHED: Mutex<bool> = Mutex::new(false);
+
 /// Runs the oracle with `args`, feeding `input` on stdin.
 ///
 /// Panics when the oracle cannot be started at all: a test that depends on
 /// the referee must not pass without it.
 pub fn run(args: &[&str], input: &[u8]) -> Verdict {
+    let mut launched = LAUNCHED.lock().unwrap_or_else(PoisonError::into_inner);
+    if *launched {
+        drop(launched);
+        return launch(args, input);
+    }
+    let verdict = launch(args, input);
+    *launched = true;
+    verdict
+}
+
+fn launch(args: &[&str], input: &[u8]) -> Verdict {
     let mut command = Command::new("bash");
     command
         .arg(oracle_path())
@@ -160,8 +181,9 @@ pub fn normalize(type_name: &str, json: &str) -> Verdict {
 /// the oracle's virtualenv, which it creates first if needed): one case per
 /// line, `TYPE<TAB>JSON<TAB>BASE64`, our ProtoJSON and our protobuf bytes
 /// of one value. Google's protobuf library parses both into the official
-/// compiled proto's message and compares them; for each passing case it
-/// prints `ok <BASE64>`, its own encoding of the message.
+/// compiled proto's message (or [`proto_path`]'s, compiled with
+/// `grpc_tools`, such as the 1.1 draft's) and compares them; for each
+/// passing case it prints `ok <BASE64>`, its own encoding of the message.
 pub fn protobuf_lines(input: &str) -> Verdict {
     // The launcher creates the virtualenv on first use.
     let ready = run(&["types"], b"");
@@ -170,8 +192,14 @@ pub fn protobuf_lines(input: &str) -> Verdict {
     }
     let python = venv_dir().join("bin/python");
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("proto_check.py");
-    let mut child = Command::new(&python)
-        .arg(&script)
+    let mut command = Command::new(&python);
+    command.arg(&script);
+    // The same proto as the oracle's (`run` above): the draft's under the
+    // `draft-1-1` feature.
+    if let Some(proto) = proto_path() {
+        command.env("WIRE_ORACLE_PROTO", proto);
+    }
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
