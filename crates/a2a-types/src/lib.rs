@@ -64,7 +64,7 @@
 //! - `fast-json` (default): the crate's own JSON reader and writer behind
 //!   [`json`]; without it, `serde_json` does the same work, with the same
 //!   results, more slowly.
-//! - `draft-1-1`: the A2A 1.1 draft's fields and rules ([`draft_1_1`]:
+//! - `draft-1-1`: the A2A 1.1 draft's fields and rules (`draft_1_1`:
 //!   task generation, the timeline, `TaskGenerationMismatchError`).
 //!   Without it the model is exactly 1.0's, byte for byte.
 //! - `testing`: test and fuzz support for this workspace's own tests; not
