@@ -82,6 +82,12 @@ pub struct Embedded {
     /// `A2A-Version` served as 0.3. Off by default: it changes the card and what a
     /// request without `A2A-Version` gets, which the 1.0 run checks.
     pub v0_3: bool,
+    /// Serve the A2A 1.1 draft too (the reference agent's `--draft-1-1`):
+    /// JSONRPC, HTTP+JSON and GRPC 1.1 interfaces at the 1.0 URLs, and
+    /// `A2A-Version: 1.1` accepted beside 1.0. Off by default: it changes
+    /// the card, which the 1.0 run checks.
+    #[cfg(feature = "draft-1-1")]
+    pub draft_1_1: bool,
 }
 
 impl Default for Embedded {
@@ -92,6 +98,8 @@ impl Default for Embedded {
             auth: true,
             timing: Timing::STANDARD,
             v0_3: false,
+            #[cfg(feature = "draft-1-1")]
+            draft_1_1: false,
         }
     }
 }
@@ -141,7 +149,8 @@ impl Embedded {
 
     /// `interfaces`, plus JSONRPC and HTTP+JSON 0.3 interfaces at
     /// `jsonrpc_url` and `rest_url` when serving 0.3 (as the reference
-    /// agent's `--v0-3` does).
+    /// agent's `--v0-3` does), and the three 1.1 interfaces at the same
+    /// URLs when serving the 1.1 draft (`--draft-1-1`).
     fn with_v0_3(
         &self,
         mut interfaces: Vec<AgentInterface>,
@@ -151,13 +160,31 @@ impl Embedded {
         if self.v0_3 {
             interfaces.extend(a2a_reference_agent::v0_3_interfaces(&jsonrpc_url, rest_url));
         }
+        // The gRPC interface is at the HTTP+JSON base URL (h2c on the
+        // same port).
+        #[cfg(feature = "draft-1-1")]
+        if self.draft_1_1 {
+            interfaces.extend(a2a_reference_agent::v1_1_interfaces(
+                &jsonrpc_url,
+                rest_url,
+                rest_url,
+            ));
+        }
         interfaces
     }
 
     fn server_config(&self, agent: &ReferenceAgent) -> ServerConfig {
         let mut config = agent.server_config();
+        let mut versions = vec![ProtocolVersion::V1_0];
         if self.v0_3 {
-            config = config.with_versions([ProtocolVersion::V1_0, ProtocolVersion::V0_3]);
+            versions.push(ProtocolVersion::V0_3);
+        }
+        #[cfg(feature = "draft-1-1")]
+        if self.draft_1_1 {
+            versions.push(ProtocolVersion::V1_1);
+        }
+        if versions.len() > 1 {
+            config = config.with_versions(versions);
         }
         if !self.auth {
             return config;

@@ -50,8 +50,13 @@ impl Fault {
     /// The protocol version whose run catches the fault: 0.3 for the
     /// faults of the 0.3 wire form (run against the embedded agent with
     /// `v0_3` on, at [`Target::at_version`](crate::Target::at_version)),
-    /// else 1.0.
+    /// 1.1 for the faults of the 1.1 draft (the `draft-1-1` feature; run
+    /// against the embedded agent with `draft_1_1` on), else 1.0.
     pub fn version(&self) -> a2a_transport::ProtocolVersion {
+        #[cfg(feature = "draft-1-1")]
+        if draft::is_draft(self.kind) {
+            return a2a_transport::ProtocolVersion::V1_1;
+        }
         match self.kind {
             FaultKind::Http(
                 HttpFault::V03ServedAs1_0
@@ -90,12 +95,21 @@ impl Fault {
 }
 
 macro_rules! faults {
-    ($($name:literal, $kind:ident($v:ident), $what:literal;)*) => {
-        /// Every fault.
-        pub fn all() -> Vec<Fault> {
+    ($(#[$attr:meta])* fn $fn:ident; $($name:literal, $kind:ident($v:ident), $what:literal;)*) => {
+        $(#[$attr])*
+        fn $fn() -> Vec<Fault> {
             vec![$(Fault { name: $name, what: $what, kind: FaultKind::$kind($kind::$v) }),*]
         }
     };
+}
+
+/// Every fault (with the `draft-1-1` feature, the 1.1 draft's too, last).
+pub fn all() -> Vec<Fault> {
+    #[cfg_attr(not(feature = "draft-1-1"), allow(unused_mut))]
+    let mut out = table();
+    #[cfg(feature = "draft-1-1")]
+    out.extend(draft_table());
+    out
 }
 
 // `Service(X)` in the table below is `FaultKind::Service(ServiceFault::X)`.
@@ -105,6 +119,8 @@ type Grpc = GrpcFault;
 type Push = PushFault;
 
 faults! {
+    /// The faults of 1.0 and 0.3.
+    fn table;
     "history-not-truncated", Service(HistoryIgnored), "ignores historyLength";
     "artifacts-in-list", Service(ArtifactsInList), "lists artifacts without includeArtifacts";
     "events-out-of-order", Service(EventsOutOfOrder), "swaps the second and third events of every stream";
@@ -184,6 +200,24 @@ faults! {
     "push-without-token", Push(NoToken), "sends webhooks without the config's token header";
 }
 
+faults! {
+    /// The faults of the 1.1 draft, each caught by a 1.1 run.
+    #[cfg(feature = "draft-1-1")]
+    fn draft_table;
+    "events-without-generation", Service(EventGenerationsCleared), "streams status and artifact updates without their generation (0)";
+    "generation-repeated", Service(GenerationRepeated), "stamps each update with the generation of the item before it";
+    "get-task-generation-behind", Service(GetTaskGenerationBehind), "answers GetTask with the generation before the last mutation";
+    "long-poll-ignored", Service(LongPollIgnored), "answers a long-poll GetTask at once although the task has not moved";
+    "long-poll-never-early", Service(LongPollAlwaysHolds), "holds a long-poll GetTask whose currentGeneration is below the task's";
+    "generation-match-ignored", Service(GenerationMatchIgnored), "ignores ifGenerationMatch on a continuation";
+    "generation-match-wrong-error", Service(GenerationMismatchWrongError), "refuses a stale ifGenerationMatch with InvalidParamsError, not TaskGenerationMismatchError";
+    "generation-match-on-new-task", Service(GenerationMatchOnNewTask), "refuses a message creating a task because of its ifGenerationMatch";
+    "timeline-dropped", Service(TimelineDropped), "answers tasks without their timeline";
+    "artifact-generations-missing", Service(ArtifactGenerationsMissing), "answers artifacts without startGeneration and endGeneration";
+    "v1_0-sees-generation", Http(V10SeesGeneration), "writes \"generation\": \"1\" into the tasks it answers a 1.0 caller";
+    "current-generation-ignored", Http(CurrentGenerationQueryIgnored), "ignores ?currentGeneration= on GET /tasks/{id}";
+}
+
 /// Faults of the agent's behaviour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ServiceFault {
@@ -218,6 +252,26 @@ enum ServiceFault {
     ExtendedCardAnonymous,
     NoValidation,
     OutputModesWrongError,
+    #[cfg(feature = "draft-1-1")]
+    EventGenerationsCleared,
+    #[cfg(feature = "draft-1-1")]
+    GenerationRepeated,
+    #[cfg(feature = "draft-1-1")]
+    GetTaskGenerationBehind,
+    #[cfg(feature = "draft-1-1")]
+    LongPollIgnored,
+    #[cfg(feature = "draft-1-1")]
+    LongPollAlwaysHolds,
+    #[cfg(feature = "draft-1-1")]
+    GenerationMatchIgnored,
+    #[cfg(feature = "draft-1-1")]
+    GenerationMismatchWrongError,
+    #[cfg(feature = "draft-1-1")]
+    GenerationMatchOnNewTask,
+    #[cfg(feature = "draft-1-1")]
+    TimelineDropped,
+    #[cfg(feature = "draft-1-1")]
+    ArtifactGenerationsMissing,
 }
 
 /// Faults of the gRPC binding's wire (spec 10).
@@ -312,6 +366,10 @@ enum HttpFault {
     V03Enums1_0,
     V03StreamErrorAsJson,
     V03OriginalNamesRefused,
+    #[cfg(feature = "draft-1-1")]
+    V10SeesGeneration,
+    #[cfg(feature = "draft-1-1")]
+    CurrentGenerationQueryIgnored,
 }
 
 /// Faults of push delivery.
@@ -398,11 +456,22 @@ impl Forward for FaultyService {
                         "message.parts: media type \"application/json\" is not accepted by this agent",
                     ));
                 }
+                #[cfg(feature = "draft-1-1")]
+                A2aRequest::SendMessage(r) if draft::refuses_new_task(self.fault, &r) => {
+                    return Err(A2aError::task_generation_mismatch(
+                        r.configuration
+                            .and_then(|c| c.if_generation_match)
+                            .unwrap_or_default(),
+                        0,
+                    ));
+                }
                 A2aRequest::SendMessage(r) => A2aRequest::SendMessage(self.send(&cx, r).await),
                 A2aRequest::GetTask(mut r) => {
                     if self.is(ServiceFault::HistoryIgnored) {
                         r.history_length = None;
                     }
+                    #[cfg(feature = "draft-1-1")]
+                    draft::get_task(self, &cx, &mut r).await;
                     A2aRequest::GetTask(r)
                 }
                 A2aRequest::ListTasks(mut r) => {
@@ -487,6 +556,19 @@ impl Forward for FaultyService {
                         stream,
                     )))))
                 }
+                #[cfg(feature = "draft-1-1")]
+                (Err(e), ServiceFault::GenerationMismatchWrongError)
+                    if e.kind() == ErrorKind::TaskGenerationMismatch =>
+                {
+                    Err(A2aError::new(
+                        ErrorKind::InvalidParams,
+                        "configuration.ifGenerationMatch: not the task's generation",
+                    ))
+                }
+                #[cfg(feature = "draft-1-1")]
+                (Ok(reply), fault) if draft::rewrites_reply(fault) => {
+                    Ok(draft::reply(fault, reply))
+                }
                 (Ok(Reply::SendStreamingMessage(stream)), _) => {
                     Ok(Reply::SendStreamingMessage(self.events(stream)))
                 }
@@ -512,6 +594,10 @@ impl FaultyService {
             }
             ServiceFault::ContextMismatchAccepted if !r.message.task_id.is_empty() => {
                 r.message.context_id.clear()
+            }
+            #[cfg(feature = "draft-1-1")]
+            ServiceFault::GenerationMatchIgnored if !r.message.task_id.is_empty() => {
+                config.if_generation_match = None
             }
             ServiceFault::UnknownTaskStartsNew | ServiceFault::TerminalTaskRestarts
                 if !r.message.task_id.is_empty() =>
@@ -677,6 +763,10 @@ impl HttpClient for FaultyHttp {
                         .replace("\"push_notification_config\"", "\"unread_field\"");
                     *request.body_mut() = Bytes::from(body);
                 }
+                #[cfg(feature = "draft-1-1")]
+                HttpFault::CurrentGenerationQueryIgnored => {
+                    request = draft::without_current_generation(request);
+                }
                 HttpFault::FieldRulesUnchecked => {
                     // The server's pipeline refuses these values, so the
                     // fault takes them out before it looks: what an agent
@@ -689,6 +779,11 @@ impl HttpClient for FaultyHttp {
             let is_extended_card = request.uri().path().ends_with("/extendedAgentCard");
             let batch = a2a_jsonrpc::is_batch(request.body()) && request.body().len() > 2;
             let not_utf8 = std::str::from_utf8(request.body()).is_err();
+            #[cfg(feature = "draft-1-1")]
+            let at_1_0 = request
+                .headers()
+                .get("a2a-version")
+                .is_some_and(|v| v == "1.0");
             let response = self.inner.send(request).await?;
             let (mut parts, body) = response.into_parts();
             let fault = self.fault;
@@ -795,6 +890,12 @@ impl HttpClient for FaultyHttp {
                 json_fault(fault, text_fault(fault, bytes))
             };
             let bytes = request_fault(fault, parts.status, batch, not_utf8, bytes);
+            #[cfg(feature = "draft-1-1")]
+            let bytes = if fault == HttpFault::V10SeesGeneration && at_1_0 && !is_card {
+                draft::with_generation(bytes)
+            } else {
+                bytes
+            };
             parts.headers.remove(http::header::CONTENT_LENGTH);
             Ok(http::Response::from_parts(parts, ResponseBody::full(bytes)))
         })
@@ -1264,5 +1365,189 @@ impl PushSender for FaultyPush {
             }
         }
         self.inner.send(request)
+    }
+}
+
+// ------------------------------------------------------------ 1.1 draft
+
+/// The faults of the 1.1 draft's generations, long poll, guard and
+/// timeline.
+#[cfg(feature = "draft-1-1")]
+mod draft {
+    use a2a_types::draft_1_1::DraftFields as _;
+    use a2a_types::SendMessageResponse;
+
+    use super::*;
+
+    /// Whether `kind` is a fault of the draft (run at 1.1).
+    pub(super) fn is_draft(kind: FaultKind) -> bool {
+        matches!(
+            kind,
+            FaultKind::Service(
+                ServiceFault::EventGenerationsCleared
+                    | ServiceFault::GenerationRepeated
+                    | ServiceFault::GetTaskGenerationBehind
+                    | ServiceFault::LongPollIgnored
+                    | ServiceFault::LongPollAlwaysHolds
+                    | ServiceFault::GenerationMatchIgnored
+                    | ServiceFault::GenerationMismatchWrongError
+                    | ServiceFault::GenerationMatchOnNewTask
+                    | ServiceFault::TimelineDropped
+                    | ServiceFault::ArtifactGenerationsMissing
+            ) | FaultKind::Http(
+                HttpFault::V10SeesGeneration | HttpFault::CurrentGenerationQueryIgnored
+            )
+        )
+    }
+
+    /// A `GetTask` as the faulty agent reads it: without its
+    /// `currentGeneration`, or with one the task has not passed.
+    pub(super) async fn get_task(
+        service: &FaultyService,
+        cx: &CallContext,
+        r: &mut GetTaskRequest,
+    ) {
+        match service.fault {
+            ServiceFault::LongPollIgnored => r.current_generation = None,
+            ServiceFault::LongPollAlwaysHolds => {
+                if let (Some(n), Ok(task)) = (r.current_generation, service.task(cx, &r.id).await) {
+                    r.current_generation = Some(n.max(task.generation));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the faulty agent refuses `r`: a message creating a task
+    /// with `ifGenerationMatch` set.
+    pub(super) fn refuses_new_task(fault: ServiceFault, r: &SendMessageRequest) -> bool {
+        fault == ServiceFault::GenerationMatchOnNewTask
+            && r.message.task_id.is_empty()
+            && r.configuration
+                .as_ref()
+                .is_some_and(|c| c.if_generation_match.is_some())
+    }
+
+    /// Whether the fault rewrites replies (see [`reply`]).
+    pub(super) fn rewrites_reply(fault: ServiceFault) -> bool {
+        matches!(
+            fault,
+            ServiceFault::EventGenerationsCleared
+                | ServiceFault::GenerationRepeated
+                | ServiceFault::GetTaskGenerationBehind
+                | ServiceFault::TimelineDropped
+                | ServiceFault::ArtifactGenerationsMissing
+        )
+    }
+
+    /// `reply` as the faulty agent answers it.
+    pub(super) fn reply(fault: ServiceFault, reply: Reply) -> Reply {
+        let task_fault = move |task: &mut Task| match fault {
+            ServiceFault::TimelineDropped => task.timeline.clear(),
+            ServiceFault::ArtifactGenerationsMissing => task
+                .artifacts
+                .iter_mut()
+                .for_each(|a| a.clear_draft_fields()),
+            _ => {}
+        };
+        match reply {
+            Reply::GetTask(mut task) => {
+                if fault == ServiceFault::GetTaskGenerationBehind {
+                    task.generation -= 1;
+                }
+                task_fault(&mut task);
+                Reply::GetTask(task)
+            }
+            Reply::SendMessage(SendMessageResponse::Task(mut task)) => {
+                task_fault(&mut task);
+                Reply::SendMessage(SendMessageResponse::Task(task))
+            }
+            Reply::SendStreamingMessage(stream) => {
+                Reply::SendStreamingMessage(events(fault, stream))
+            }
+            Reply::SubscribeToTask(stream) => Reply::SubscribeToTask(events(fault, stream)),
+            other => other,
+        }
+    }
+
+    /// A stream's updates without their generation, or each with the one
+    /// of the item before it; passed through as they come (so the
+    /// handler's SSE ids and the stream's timing stay). Other faults
+    /// leave streams alone.
+    fn events(fault: ServiceFault, stream: EventStream) -> EventStream {
+        let change: fn(&mut i64) = match fault {
+            ServiceFault::EventGenerationsCleared => |g| *g = 0,
+            ServiceFault::GenerationRepeated => |g| *g -= 1,
+            _ => return stream,
+        };
+        Box::pin(Updates(stream, change))
+    }
+
+    /// A stream whose status and artifact updates' generations are changed.
+    struct Updates(EventStream, fn(&mut i64));
+
+    impl Stream for Updates {
+        type Item = Result<StreamResponse, A2aError>;
+
+        fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+            let change = self.1;
+            let mut item = std::task::ready!(self.0.as_mut().poll_next(cx));
+            match &mut item {
+                Some(Ok(StreamResponse::StatusUpdate(u))) => change(&mut u.generation),
+                Some(Ok(StreamResponse::ArtifactUpdate(u))) => change(&mut u.generation),
+                _ => {}
+            }
+            Poll::Ready(item)
+        }
+    }
+
+    /// `request` without `currentGeneration` in its query.
+    pub(super) fn without_current_generation(
+        mut request: http::Request<Bytes>,
+    ) -> http::Request<Bytes> {
+        let Some(query) = request.uri().query() else {
+            return request;
+        };
+        let kept: Vec<&str> = query
+            .split('&')
+            .filter(|pair| !pair.starts_with("currentGeneration="))
+            .collect();
+        let path = request.uri().path();
+        let rewritten = if kept.is_empty() {
+            path.to_owned()
+        } else {
+            format!("{path}?{}", kept.join("&"))
+        };
+        let mut parts = request.uri().clone().into_parts();
+        parts.path_and_query = rewritten.parse().ok();
+        if let Ok(uri) = http::Uri::from_parts(parts) {
+            *request.uri_mut() = uri;
+        }
+        request
+    }
+
+    /// The body with `"generation": "1"` in every task it holds (an
+    /// object with `id`, `contextId` and `status`).
+    pub(super) fn with_generation(body: Bytes) -> Bytes {
+        fn mark(v: &mut Value) {
+            match v {
+                Value::Object(o) => {
+                    if o.contains_key("id")
+                        && o.contains_key("contextId")
+                        && o.contains_key("status")
+                    {
+                        o.insert("generation".into(), Value::from("1"));
+                    }
+                    o.values_mut().for_each(mark);
+                }
+                Value::Array(items) => items.iter_mut().for_each(mark),
+                _ => {}
+            }
+        }
+        let Ok(mut v) = serde_json::from_slice::<Value>(&body) else {
+            return body;
+        };
+        mark(&mut v);
+        Bytes::from(serde_json::to_vec(&v).unwrap_or_default())
     }
 }

@@ -63,6 +63,14 @@ HTTP+JSON and gRPC over h2c) and in process, and runs every scenario against it.
 The last line is `N passed, M failed, K skipped`; the exit status is 1 when a
 MUST scenario fails, 2 for a usage error.";
 
+/// What `--help` adds when the runner is built with `draft-1-1`.
+#[cfg(feature = "draft-1-1")]
+const USAGE_DRAFT_1_1: &str = "\
+Built with the draft-1-1 feature: --version 1.1 tests the A2A 1.1 draft on the
+card's 1.1 interfaces (generations, long poll, ifGenerationMatch, the timeline;
+the draft.* scenarios, provisional like the draft). Without --url, the embedded
+agent serves 1.1 beside 1.0 (its --draft-1-1).";
+
 #[derive(Debug, Default)]
 struct Options {
     url: Option<String>,
@@ -176,6 +184,15 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
                 o.version = Some(match v.trim() {
                     "1.0" => a2a_transport::ProtocolVersion::V1_0,
                     "0.3" => a2a_transport::ProtocolVersion::V0_3,
+                    #[cfg(feature = "draft-1-1")]
+                    "1.1" => a2a_transport::ProtocolVersion::V1_1,
+                    #[cfg(feature = "draft-1-1")]
+                    other => {
+                        return Err(format!(
+                            "--version {other:?}: this runner tests 1.0, 0.3 and the 1.1 draft"
+                        ))
+                    }
+                    #[cfg(not(feature = "draft-1-1"))]
                     other => {
                         return Err(format!(
                             "--version {other:?}: this runner tests 1.0 and 0.3"
@@ -261,10 +278,15 @@ fn progress(quiet: bool) -> Option<a2a_conformance::ProgressFn> {
     }))
 }
 
-/// The embedded agent, serving 0.3 too for a 0.3 run.
+/// The embedded agent, serving 0.3 too for a 0.3 run (and the 1.1 draft
+/// too for a 1.1 run).
 fn embedded(version: Option<a2a_transport::ProtocolVersion>) -> Embedded {
     let mut e = Embedded::default();
     e.v0_3 = version == Some(a2a_transport::ProtocolVersion::V0_3);
+    #[cfg(feature = "draft-1-1")]
+    {
+        e.draft_1_1 = version == Some(a2a_transport::ProtocolVersion::V1_1);
+    }
     e
 }
 
@@ -277,6 +299,8 @@ fn main() -> ExitCode {
         Ok(Parsed::Run(o)) => *o,
         Ok(Parsed::Help) => {
             println!("{USAGE}");
+            #[cfg(feature = "draft-1-1")]
+            println!("{USAGE_DRAFT_1_1}");
             return ExitCode::SUCCESS;
         }
         Ok(Parsed::List) => {

@@ -85,6 +85,33 @@ async fn the_reference_agent_passes_everything_at_0_3() {
     println!("reference agent at 0.3: {}", report.summary_line());
 }
 
+#[cfg(feature = "draft-1-1")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reference_agent_passes_everything_at_1_1() {
+    let mut agent = fast(true, true, true);
+    agent.draft_1_1 = true;
+    let target = agent
+        .in_memory(Default::default())
+        .await
+        .at_version(ProtocolVersion::V1_1);
+    let report = run(
+        target,
+        &scenarios::for_version(ProtocolVersion::V1_1),
+        &options(),
+    )
+    .await;
+    let failed = failures(&report);
+    assert!(failed.is_empty(), "at 1.1:\n{}", failed.join("\n"));
+    let draft = report
+        .results
+        .iter()
+        .filter(|r| r.scenario.starts_with("draft.") && r.outcome == Outcome::Pass)
+        .count();
+    // Seven behaviour scenarios on JSON-RPC and HTTP+JSON, three wire ones.
+    assert_eq!(draft, 17, "the draft scenarios pass");
+    println!("reference agent at 1.1: {}", report.summary_line());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_fault_is_caught() {
     let all = faults::all();
@@ -99,6 +126,11 @@ async fn every_fault_is_caught() {
             let version = fault.version();
             let mut agent = fast(true, true, true);
             agent.v0_3 = version == ProtocolVersion::V0_3;
+            // A 1.1 draft fault is run at 1.1, against the agent serving 1.1.
+            #[cfg(feature = "draft-1-1")]
+            {
+                agent.draft_1_1 = version == ProtocolVersion::V1_1;
+            }
             let target = agent.in_memory(fault.wrappers()).await.at_version(version);
             let report = run(target, &scenarios::for_version(version), &options()).await;
             (fault, report)

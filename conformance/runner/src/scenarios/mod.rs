@@ -15,6 +15,8 @@ use crate::scenario::Scenario;
 use crate::wire::{Reply, Req};
 
 mod card;
+#[cfg(feature = "draft-1-1")]
+pub(crate) mod draft_1_1;
 mod errors;
 mod grpc;
 mod jsonrpc;
@@ -46,11 +48,16 @@ pub fn all() -> Vec<Scenario> {
 
 /// The scenarios of a run at `version`: [`all`], and at 0.3 the 0.3 wire
 /// scenarios too (`v0_3`; which of the others skip at 0.3 is
-/// `v0_3::skip_reason`'s to say).
+/// `v0_3::skip_reason`'s to say). With the `draft-1-1` feature, a run at
+/// 1.1 adds the draft's scenarios (`draft.*`).
 pub fn for_version(version: a2a_transport::ProtocolVersion) -> Vec<Scenario> {
     let mut out = all();
     if version == a2a_transport::ProtocolVersion::V0_3 {
         out.extend(v0_3::list());
+    }
+    #[cfg(feature = "draft-1-1")]
+    if version == a2a_transport::ProtocolVersion::V1_1 {
+        out.extend(draft_1_1::list());
     }
     out
 }

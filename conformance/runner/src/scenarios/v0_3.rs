@@ -35,7 +35,10 @@ const USES_LIST_TASKS: &[&str] = &[
 /// Why `scenario` is skipped in a run at `version`, if it is: at 0.3, the
 /// 1.0 wire and card scenarios (they check 1.0 bytes) and the behaviour
 /// scenarios that need `ListTasks`; at 1.0, nothing (the 0.3 wire
-/// scenarios are not in a 1.0 run, see [`list`]).
+/// scenarios are not in a 1.0 run, see [`list`]); at the 1.1 draft
+/// (the `draft-1-1` feature), nothing either: 1.1 keeps every 1.0
+/// behaviour, and the 1.0 wire scenarios still speak 1.0 to the same
+/// agent.
 pub(crate) fn skip_reason(version: ProtocolVersion, scenario: &Scenario) -> Option<&'static str> {
     if version != ProtocolVersion::V0_3 || scenario.id.starts_with("v0_3.") {
         return None;
