@@ -3,14 +3,17 @@
 //! bodies in the form of the version that set the webhook.
 #![cfg(feature = "draft-1-1")]
 
+mod common;
+
+use common::Tokio;
 use std::future::poll_fn;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use a2a_agent::{
-    AgentExecutor, AgentHandler, Clock, ExecuteError, HandlerConfig, InMemoryTaskStore,
-    MemoryLimits, PushSender, RecordingPushSender, RequestContext, Spawn, TaskUpdater,
+    AgentExecutor, AgentHandler, ExecuteError, HandlerConfig, InMemoryTaskStore, MemoryLimits,
+    PushSender, RecordingPushSender, RequestContext, TaskUpdater,
 };
 use a2a_transport::{A2aService, BoxFuture, CallContext, EventStream, ProtocolVersion};
 use a2a_types::draft_1_1::{GenerationTracker, Observation, TimelineContent};
@@ -19,25 +22,6 @@ use a2a_types::{
     SendMessageResponse, StreamResponse, Task, TaskPushNotificationConfig, TaskState,
 };
 use futures_core::Stream;
-
-#[derive(Debug, Clone, Copy)]
-struct Tokio;
-
-impl Spawn for Tokio {
-    fn spawn(&self, future: BoxFuture<'static, ()>) {
-        tokio::spawn(future);
-    }
-}
-
-impl Clock for Tokio {
-    fn now(&self) -> SystemTime {
-        SystemTime::now()
-    }
-
-    fn sleep(&self, duration: Duration) -> BoxFuture<'static, ()> {
-        Box::pin(tokio::time::sleep(duration))
-    }
-}
 
 /// WORKING, an artifact in two chunks, INPUT_REQUIRED; the answer
 /// completes the task.

@@ -1,15 +1,18 @@
 //! `AgentHandler` over `InMemoryTaskStore` on a tokio-backed runtime,
 //! called through `A2aService` as a binding would call it.
 
+mod common;
+
+use common::Tokio;
 use std::collections::HashSet;
 use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use a2a_agent::{
-    AgentExecutor, AgentHandler, Clock, ExecuteError, HandlerConfig, InMemoryTaskStore, PushSender,
-    RecordingPushSender, RequestContext, Spawn, TaskUpdater, UpdateError,
+    AgentExecutor, AgentHandler, ExecuteError, HandlerConfig, InMemoryTaskStore, PushSender,
+    RecordingPushSender, RequestContext, TaskUpdater, UpdateError,
 };
 use a2a_transport::{A2aService, BoxFuture, CallContext, EventStream, Principal};
 use a2a_types::{
@@ -24,28 +27,6 @@ use tokio::time::timeout;
 
 /// The bound of every wait: nothing here should take more than a fraction.
 const WAIT: Duration = Duration::from_secs(5);
-
-// ---------------------------------------------------------------- runtime
-
-/// The host's runtime: tokio's executor and the system clock.
-#[derive(Debug, Clone, Copy)]
-struct Tokio;
-
-impl Spawn for Tokio {
-    fn spawn(&self, future: BoxFuture<'static, ()>) {
-        tokio::spawn(future);
-    }
-}
-
-impl Clock for Tokio {
-    fn now(&self) -> SystemTime {
-        SystemTime::now()
-    }
-
-    fn sleep(&self, duration: Duration) -> BoxFuture<'static, ()> {
-        Box::pin(tokio::time::sleep(duration))
-    }
-}
 
 // -------------------------------------------------------------- executors
 
