@@ -98,13 +98,6 @@ pub async fn run(target: Target, scenarios: &[Scenario], options: &RunOptions) -
             continue;
         }
         for binding in scenario.kind.bindings(&runnable) {
-            #[cfg(feature = "draft-1-1")]
-            if let Some(why) =
-                crate::scenarios::draft_1_1::not_run_on(session.target.version, scenario, binding)
-            {
-                records.push(record(*scenario, binding, Outcome::Skip, why.to_owned(), 0));
-                continue;
-            }
             jobs.push((*scenario, binding));
         }
     }

@@ -107,8 +107,9 @@ async fn the_reference_agent_passes_everything_at_1_1() {
         .iter()
         .filter(|r| r.scenario.starts_with("draft.") && r.outcome == Outcome::Pass)
         .count();
-    // Seven behaviour scenarios on JSON-RPC and HTTP+JSON, three wire ones.
-    assert_eq!(draft, 17, "the draft scenarios pass");
+    // Seven behaviour scenarios on each of the three bindings, three wire
+    // ones.
+    assert_eq!(draft, 24, "the draft scenarios pass");
     println!("reference agent at 1.1: {}", report.summary_line());
 }
 

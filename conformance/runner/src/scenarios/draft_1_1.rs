@@ -12,7 +12,6 @@
 
 use std::time::{Duration, Instant};
 
-use a2a_transport::ProtocolVersion;
 use a2a_types::draft_1_1::{GenerationTracker, Observation, TimelineContent};
 use a2a_types::{
     ErrorKind, GetTaskRequest, SendMessageConfiguration, SendMessageRequest, SendMessageResponse,
@@ -21,7 +20,7 @@ use a2a_types::{
 use http::Method;
 use serde_json::{json, Value};
 
-use crate::binding::{Binding, Kind, JSONRPC, REST};
+use crate::binding::{Kind, JSONRPC, REST};
 use crate::check::{ensure, fail, Check};
 use crate::context::{describe_error, describe_events, expect_error, Ctx};
 use crate::contract::Behaviour;
@@ -139,29 +138,6 @@ pub(crate) fn list() -> Vec<Scenario> {
 }
 
 // ---------------------------------------------------------------- helpers
-
-/// Why a draft scenario does not run on `binding` in a run at
-/// `version`, if it does not: the draft's behaviour scenarios need the
-/// draft's fields, which the runner's gRPC client cannot carry (it is
-/// `a2a-proto`, whose `a2a.proto` is 1.0's: no generation, timeline,
-/// ifGenerationMatch or currentGeneration). The run reports these as
-/// skips without running them (and so outside the binding equivalence
-/// check, which is about the agent).
-pub(crate) fn not_run_on(
-    version: ProtocolVersion,
-    scenario: &Scenario,
-    binding: Binding,
-) -> Option<&'static str> {
-    (version == ProtocolVersion::V1_1
-        && scenario.id.starts_with("draft.")
-        && scenario.kind == Kind::Behaviour
-        && binding == Binding::Grpc)
-        .then_some(
-            "the runner's gRPC client cannot carry the 1.1 draft's fields (a2a-proto's \
-             a2a.proto is 1.0's: no generation, timeline, ifGenerationMatch or \
-             currentGeneration)",
-        )
-}
 
 /// The generation an item carries: a task's, an update's; none for a
 /// message.
