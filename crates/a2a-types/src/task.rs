@@ -452,7 +452,7 @@ mod timeline {
         Status(TaskStatus),
     }
 
-    /// One generation-ordered entry of [`Task::timeline`] (draft spec 4.1.8).
+    /// One generation-ordered entry of [`Task::timeline`](super::Task::timeline) (draft spec 4.1.8).
     ///
     /// `entry` is `None` for an entry of a kind this crate does not know: the
     /// spec makes the oneof an extension point and tells clients to skip such
