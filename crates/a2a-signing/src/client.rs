@@ -101,23 +101,41 @@ fn jwks_error(url: &str, why: impl std::fmt::Display) -> A2aError {
 ///
 /// As [`RemoteJwks::fetch`].
 pub async fn fetch_jwks<C: HttpClient + ?Sized>(client: &C, url: &str) -> Result<JwkSet, A2aError> {
-    let uri: http::Uri = url.parse().map_err(|_| jwks_error(url, "not a URL"))?;
+    let bytes = get_limited(
+        client,
+        url,
+        "application/jwk-set+json, application/json",
+        MAX_JWKS_BYTES,
+    )
+    .await
+    .map_err(|why| jwks_error(url, why))?;
+    JwkSet::from_json(&bytes).map_err(|e: KeyError| jwks_error(url, e))
+}
+
+/// GETs `url`, answering its body when the status is `200` and it has at
+/// most `limit` bytes.
+pub(crate) async fn get_limited<C: HttpClient + ?Sized>(
+    client: &C,
+    url: &str,
+    accept: &'static str,
+    limit: usize,
+) -> Result<Bytes, String> {
+    let uri: http::Uri = url.parse().map_err(|_| "not a URL".to_owned())?;
     let mut request = http::Request::new(Bytes::new());
     *request.method_mut() = Method::GET;
     *request.uri_mut() = uri;
-    request.headers_mut().insert(
-        header::ACCEPT,
-        http::HeaderValue::from_static("application/jwk-set+json, application/json"),
-    );
-    let response = client.send(request).await.map_err(A2aError::from)?;
+    request
+        .headers_mut()
+        .insert(header::ACCEPT, http::HeaderValue::from_static(accept));
+    let response = client
+        .send(request)
+        .await
+        .map_err(|e| A2aError::from(e).to_string())?;
     let (parts, body) = response.into_parts();
     if parts.status != StatusCode::OK {
-        return Err(jwks_error(url, format!("HTTP {}", parts.status)));
+        return Err(format!("HTTP {}", parts.status));
     }
-    let bytes = read_limited(body, MAX_JWKS_BYTES)
-        .await
-        .map_err(|why| jwks_error(url, why))?;
-    JwkSet::from_json(&bytes).map_err(|e: KeyError| jwks_error(url, e))
+    read_limited(body, limit).await
 }
 
 async fn read_limited(mut body: ResponseBody, limit: usize) -> Result<Bytes, String> {

@@ -25,6 +25,10 @@
 //! - **Client** (feature `client`): `discover_signed` verifies the card as
 //!   received during discovery, and `RemoteJwks` fetches JWKS documents from
 //!   an allow-list.
+//! - **Bearer JWTs** (feature `jwt-auth`): `jwt::JwtAuth`, an
+//!   a2a-transport `Authenticator` validating tokens against a JWKS (local,
+//!   allow-listed URLs, or OpenID Connect discovery), with rotation, and
+//!   `jwt::satisfies` for the card's and skills' `securityRequirements`.
 //!
 //! # Signing a card at start-up
 //!
@@ -76,6 +80,9 @@ mod verify;
 
 #[cfg(feature = "client")]
 mod client;
+
+#[cfg(feature = "jwt-auth")]
+pub mod jwt;
 
 #[cfg(feature = "testing")]
 #[doc(hidden)]

@@ -10,11 +10,14 @@ use a2a_types::{
     A2aError, A2aRequest, AgentCard, AgentInterface, ErrorKind, FieldViolation, Validate,
 };
 use bytes::Bytes;
-use http::header::CONTENT_LENGTH;
+use http::header::{CONTENT_LENGTH, WWW_AUTHENTICATE};
 use http::request::Parts;
 use http::{HeaderValue, Method, Request, Response, StatusCode};
 
-use crate::auth::{challenges, security_required, AuthOutcome, Authenticator};
+use crate::auth::{
+    challenges, challenges_with_error, security_required, AuthOutcome, Authenticator, BearerError,
+    BearerErrorCode,
+};
 use crate::binding::Binding;
 use crate::body::Body;
 use crate::card::{
@@ -573,8 +576,7 @@ impl<S: A2aService> A2aServer<S> {
             HeaderValue::from_str(&config.extended_card_cache_control).map_err(|_| {
                 ConfigError::CacheControl(config.extended_card_cache_control.clone())
             })?;
-        let realm = config.realm.clone().unwrap_or_else(|| card.name.clone());
-        let challenges = challenges(&card, &realm);
+        let challenges = challenges(&card, &realm(&config, &card));
         Ok(A2aServer {
             service,
             card,
@@ -739,17 +741,18 @@ impl<S: A2aService> A2aServer<S> {
         let head = call.head();
         // The binding decodes and encodes in the version the caller asked
         // for (spec 3.6.2); the checks stay the pipeline's.
-        let (answer, version) = match self.admit(head).await {
+        let (answer, version, bearer) = match self.admit(head).await {
             Ok(cx) => {
                 let version = cx.version;
                 (
                     self.proceed(cx, || call.decode_as(version)).await,
                     Some(version),
+                    None,
                 )
             }
-            Err(err) => (Err(err), None),
+            Err(refused) => (Err(refused.error), None, refused.bearer),
         };
-        call.respond_as(answer, version)
+        self.challenged(call.respond_as(answer, version), bearer.as_ref())
     }
 
     /// Drives a JSON-RPC batch: admitted once, then each element through
@@ -757,7 +760,9 @@ impl<S: A2aService> A2aServer<S> {
     async fn run_batch(&self, batch: jsonrpc_binding::JsonRpcBatch<'_>) -> Response<Body> {
         let cx = match self.admit(batch.head()).await {
             Ok(cx) => cx,
-            Err(err) => return batch.refuse(&err),
+            Err(refused) => {
+                return self.challenged(batch.refuse(&refused.error), refused.bearer.as_ref())
+            }
         };
         let elements = match batch.split(&self.config.batch_limits) {
             Ok(elements) => elements,
@@ -830,7 +835,7 @@ impl<S: A2aService> A2aServer<S> {
     where
         F: FnOnce() -> Result<A2aRequest, A2aError>,
     {
-        let cx = self.admit(head).await?;
+        let cx = self.admit(head).await.map_err(|r| r.error)?;
         crate::pipeline::only_1_0(cx.version)?;
         self.proceed(cx, decode).await
     }
@@ -891,7 +896,7 @@ impl<S: A2aService> A2aServer<S> {
 
     /// Steps 2-4: authentication, version, extensions. The context it
     /// returns has everything but the tenant.
-    async fn admit(&self, head: CallHead<'_>) -> Result<CallContext, A2aError> {
+    async fn admit(&self, head: CallHead<'_>) -> Result<CallContext, Refusal> {
         let principal = self.authenticate(head).await?;
         let headers = head.metadata();
         let version = negotiate_version(&self.config.versions, headers, head.query())?;
@@ -910,29 +915,56 @@ impl<S: A2aService> A2aServer<S> {
         Ok(cx)
     }
 
-    async fn authenticate(&self, head: CallHead<'_>) -> Result<Option<Principal>, A2aError> {
+    async fn authenticate(&self, head: CallHead<'_>) -> Result<Option<Principal>, Refusal> {
         let request = head.auth_request();
-        let outcome = if let Some(p) = request.extensions.get::<Principal>() {
-            AuthOutcome::Authenticated(p.clone())
+        let (outcome, bearer) = if let Some(p) = request.extensions.get::<Principal>() {
+            (AuthOutcome::Authenticated(p.clone()), None)
         } else if let Some(auth) = &self.config.authenticator {
-            catch(auth.authenticate(request))
+            catch(auth.authenticate_with_challenge(request))
                 .await
                 .map_err(|()| panicked("authenticator"))?
         } else {
-            AuthOutcome::Anonymous
+            (AuthOutcome::Anonymous, None)
         };
+        let refuse = |error: A2aError| Refusal { error, bearer };
         match outcome {
             AuthOutcome::Authenticated(p) => Ok(Some(p)),
-            AuthOutcome::Anonymous if security_required(&self.card) => Err(A2aError::new(
+            AuthOutcome::Anonymous if security_required(&self.card) => Err(refuse(A2aError::new(
                 ErrorKind::Unauthenticated,
                 "authentication required",
-            )),
+            ))),
             AuthOutcome::Anonymous => Ok(None),
             AuthOutcome::Unauthenticated(why) => {
-                Err(A2aError::new(ErrorKind::Unauthenticated, why))
+                Err(refuse(A2aError::new(ErrorKind::Unauthenticated, why)))
             }
-            AuthOutcome::Forbidden(why) => Err(A2aError::new(ErrorKind::PermissionDenied, why)),
+            AuthOutcome::Forbidden(why) => {
+                Err(refuse(A2aError::new(ErrorKind::PermissionDenied, why)))
+            }
         }
+    }
+
+    /// `response` with the RFC 6750 error of the authenticator's refusal in
+    /// its `Bearer` challenge: on a 401 (which carries the card's
+    /// challenges) for any code but `insufficient_scope`, on a 403 for that
+    /// one. Without an error the response is unchanged.
+    fn challenged(
+        &self,
+        mut response: Response<Body>,
+        bearer: Option<&BearerError>,
+    ) -> Response<Body> {
+        let Some(error) = bearer else {
+            return response;
+        };
+        let headers = response.headers_mut();
+        let unauthorized = headers.contains_key(WWW_AUTHENTICATE);
+        if unauthorized != (error.code != BearerErrorCode::InsufficientScope) {
+            return response;
+        }
+        headers.remove(WWW_AUTHENTICATE);
+        for c in challenges_with_error(&self.card, &realm(&self.config, &self.card), error) {
+            headers.append(WWW_AUTHENTICATE, c);
+        }
+        response
     }
 
     /// Whether `head` is a request of the gRPC binding (when it is on).
@@ -983,6 +1015,28 @@ impl<S: A2aService> A2aServer<S> {
             Binding::Grpc => grpc_binding::transport_error(err, status, &self.challenges),
         }
     }
+}
+
+/// Why admission failed: the error, and the RFC 6750 error the
+/// authenticator gave for its `Bearer` challenge.
+struct Refusal {
+    error: A2aError,
+    bearer: Option<BearerError>,
+}
+
+impl From<A2aError> for Refusal {
+    fn from(error: A2aError) -> Refusal {
+        Refusal {
+            error,
+            bearer: None,
+        }
+    }
+}
+
+/// The realm of the `WWW-Authenticate` challenges: the configured one, or
+/// the card's name.
+fn realm(config: &ServerConfig, card: &AgentCard) -> String {
+    config.realm.clone().unwrap_or_else(|| card.name.clone())
 }
 
 /// Checks that the server serves `interface` as declared (spec 8.3.1, 5.2):

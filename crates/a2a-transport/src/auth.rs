@@ -130,17 +130,129 @@ pub enum AuthOutcome {
 pub trait Authenticator: Send + Sync {
     /// Authenticates `request`.
     fn authenticate<'a>(&'a self, request: AuthRequest<'a>) -> BoxFuture<'a, AuthOutcome>;
+
+    /// [`authenticate`](Self::authenticate), with the RFC 6750 section 3
+    /// error that the `Bearer` challenge of a refusal carries (`None`: the
+    /// card's challenges as they are). What the server calls; the default
+    /// adds no error, so authenticators that do not override it answer
+    /// exactly as before.
+    fn authenticate_with_challenge<'a>(
+        &'a self,
+        request: AuthRequest<'a>,
+    ) -> BoxFuture<'a, (AuthOutcome, Option<BearerError>)> {
+        Box::pin(async move { (self.authenticate(request).await, None) })
+    }
 }
 
 impl<A: Authenticator + ?Sized> Authenticator for Arc<A> {
     fn authenticate<'a>(&'a self, request: AuthRequest<'a>) -> BoxFuture<'a, AuthOutcome> {
         (**self).authenticate(request)
     }
+
+    fn authenticate_with_challenge<'a>(
+        &'a self,
+        request: AuthRequest<'a>,
+    ) -> BoxFuture<'a, (AuthOutcome, Option<BearerError>)> {
+        (**self).authenticate_with_challenge(request)
+    }
 }
 
 impl<A: Authenticator + ?Sized> Authenticator for Box<A> {
     fn authenticate<'a>(&'a self, request: AuthRequest<'a>) -> BoxFuture<'a, AuthOutcome> {
         (**self).authenticate(request)
+    }
+
+    fn authenticate_with_challenge<'a>(
+        &'a self,
+        request: AuthRequest<'a>,
+    ) -> BoxFuture<'a, (AuthOutcome, Option<BearerError>)> {
+        (**self).authenticate_with_challenge(request)
+    }
+}
+
+/// The `error` of a `Bearer` challenge (RFC 6750 section 3.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BearerErrorCode {
+    /// `invalid_request`: a malformed request (400 or 401).
+    InvalidRequest,
+    /// `invalid_token`: expired, revoked, malformed or otherwise invalid
+    /// (401).
+    InvalidToken,
+    /// `insufficient_scope`: the token lacks the scopes needed (403).
+    InsufficientScope,
+}
+
+impl BearerErrorCode {
+    /// The code as RFC 6750 writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BearerErrorCode::InvalidRequest => "invalid_request",
+            BearerErrorCode::InvalidToken => "invalid_token",
+            BearerErrorCode::InsufficientScope => "insufficient_scope",
+        }
+    }
+}
+
+/// The error attributes an authenticator adds to the server's `Bearer`
+/// challenge (RFC 6750 section 3): `error`, `error_description`, `scope`.
+/// The server writes the challenge itself (its realm is the server's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BearerError {
+    /// `error`.
+    pub code: BearerErrorCode,
+    /// `error_description`: for the developer, never a secret.
+    pub description: Option<String>,
+    /// `scope`: the scopes needed, space-separated (with
+    /// [`BearerErrorCode::InsufficientScope`]).
+    pub scope: Option<String>,
+}
+
+impl BearerError {
+    /// `invalid_token` with `description`.
+    pub fn invalid_token(description: impl Into<String>) -> BearerError {
+        BearerError {
+            code: BearerErrorCode::InvalidToken,
+            description: Some(description.into()),
+            scope: None,
+        }
+    }
+
+    /// `invalid_request` (a malformed request: a repeated `Authorization`
+    /// field, a token that is not text) with `description`.
+    pub fn invalid_request(description: impl Into<String>) -> BearerError {
+        BearerError {
+            code: BearerErrorCode::InvalidRequest,
+            description: Some(description.into()),
+            scope: None,
+        }
+    }
+
+    /// `insufficient_scope` naming the `scope` needed, with `description`.
+    pub fn insufficient_scope(
+        scope: impl Into<String>,
+        description: impl Into<String>,
+    ) -> BearerError {
+        BearerError {
+            code: BearerErrorCode::InsufficientScope,
+            description: Some(description.into()),
+            scope: Some(scope.into()),
+        }
+    }
+
+    /// The attributes as they follow the realm: `, error="...", ...`.
+    fn attributes(&self) -> String {
+        let mut out = format!(", error={}", quoted(self.code.as_str()));
+        if let Some(d) = &self.description {
+            out.push_str(", error_description=");
+            out.push_str(&quoted(d));
+        }
+        if let Some(s) = &self.scope {
+            out.push_str(", scope=");
+            out.push_str(&quoted(s));
+        }
+        out
     }
 }
 
@@ -583,20 +695,28 @@ impl fmt::Debug for AnyOf {
 
 impl Authenticator for AnyOf {
     fn authenticate<'a>(&'a self, request: AuthRequest<'a>) -> BoxFuture<'a, AuthOutcome> {
+        Box::pin(async move { self.authenticate_with_challenge(request).await.0 })
+    }
+
+    /// The winner's outcome with its own challenge error.
+    fn authenticate_with_challenge<'a>(
+        &'a self,
+        request: AuthRequest<'a>,
+    ) -> BoxFuture<'a, (AuthOutcome, Option<BearerError>)> {
         Box::pin(async move {
             let mut refused = None;
             for auth in &self.authenticators {
-                match auth.authenticate(request).await {
-                    done @ (AuthOutcome::Authenticated(_) | AuthOutcome::Forbidden(_)) => {
+                match auth.authenticate_with_challenge(request).await {
+                    done @ (AuthOutcome::Authenticated(_) | AuthOutcome::Forbidden(_), _) => {
                         return done
                     }
-                    AuthOutcome::Unauthenticated(why) => {
-                        refused.get_or_insert(why);
+                    (AuthOutcome::Unauthenticated(why), error) => {
+                        refused.get_or_insert((AuthOutcome::Unauthenticated(why), error));
                     }
-                    AuthOutcome::Anonymous => {}
+                    (AuthOutcome::Anonymous, _) => {}
                 }
             }
-            refused.map_or(AuthOutcome::Anonymous, AuthOutcome::Unauthenticated)
+            refused.unwrap_or((AuthOutcome::Anonymous, None))
         })
     }
 }
@@ -693,6 +813,42 @@ pub fn challenges(card: &AgentCard, realm: &str) -> Vec<HeaderValue> {
         .filter(|t| seen.insert(t.clone()))
         .filter_map(|t| HeaderValue::from_str(&t).ok())
         .collect()
+}
+
+/// The challenges of a refusal that carries `error` (RFC 6750 section
+/// 3): for `insufficient_scope` (a 403) the `Bearer` challenge alone,
+/// otherwise those of [`challenges`]; either way the `Bearer` challenge
+/// with `error`'s attributes after its realm (added when the card gives
+/// none).
+///
+/// ```
+/// use a2a_transport::server::{challenges_with_error, BearerError};
+/// use a2a_types::AgentCard;
+///
+/// let c = challenges_with_error(&AgentCard::default(), "Agent", &BearerError::invalid_token("expired"));
+/// assert_eq!(c, [r#"Bearer realm="Agent", error="invalid_token", error_description="expired""#]);
+/// ```
+pub fn challenges_with_error(
+    card: &AgentCard,
+    realm: &str,
+    error: &BearerError,
+) -> Vec<HeaderValue> {
+    let bearer = format!("Bearer realm={}", quoted(realm));
+    let with_error = || HeaderValue::from_str(&format!("{bearer}{}", error.attributes())).ok();
+    let mut out = Vec::new();
+    let mut found = false;
+    for c in challenges(card, realm) {
+        if c.as_bytes() == bearer.as_bytes() {
+            found = true;
+            out.extend(with_error());
+        } else if error.code != BearerErrorCode::InsufficientScope {
+            out.push(c);
+        }
+    }
+    if !found {
+        out.extend(with_error());
+    }
+    out
 }
 
 #[cfg(test)]
@@ -958,6 +1114,102 @@ mod tests {
                 r#"Basic realm="Agent""#,
                 r#"ApiKey realm="Agent", in="header", name="X-Key""#,
             ]
+        );
+    }
+
+    #[test]
+    fn bearer_errors_extend_the_bearer_challenge_only() {
+        let mut card = AgentCard::default();
+        card.security_schemes.insert(
+            "a".into(),
+            HTTPAuthSecurityScheme {
+                scheme: "Bearer".into(),
+                ..Default::default()
+            }
+            .into(),
+        );
+        card.security_schemes.insert(
+            "k".into(),
+            APIKeySecurityScheme {
+                location: "header".into(),
+                name: "X-Key".into(),
+                ..Default::default()
+            }
+            .into(),
+        );
+        let expired = BearerError::invalid_token("the token \"expired\"");
+        assert_eq!(
+            challenges_with_error(&card, "R", &expired),
+            [
+                r#"Bearer realm="R", error="invalid_token", error_description="the token \"expired\"""#,
+                r#"ApiKey realm="R", in="header", name="X-Key""#,
+            ]
+        );
+        let scope = BearerError::insufficient_scope("read write", "needs read write");
+        assert_eq!(
+            challenges_with_error(&card, "R", &scope),
+            [
+                r#"Bearer realm="R", error="insufficient_scope", error_description="needs read write", scope="read write""#
+            ]
+        );
+        // A card without a Bearer challenge gets one.
+        card.security_schemes.remove("a");
+        assert_eq!(challenges_with_error(&card, "R", &expired).len(), 2);
+    }
+
+    #[test]
+    fn any_of_keeps_the_winners_challenge_error() {
+        struct Jwtish;
+        impl Authenticator for Jwtish {
+            fn authenticate<'a>(&'a self, r: AuthRequest<'a>) -> BoxFuture<'a, AuthOutcome> {
+                Box::pin(async move { self.authenticate_with_challenge(r).await.0 })
+            }
+            fn authenticate_with_challenge<'a>(
+                &'a self,
+                r: AuthRequest<'a>,
+            ) -> BoxFuture<'a, (AuthOutcome, Option<BearerError>)> {
+                let sent = r.headers.contains_key("x-jwt");
+                Box::pin(async move {
+                    if sent {
+                        (
+                            AuthOutcome::Unauthenticated("bad".into()),
+                            Some(BearerError::invalid_token("bad")),
+                        )
+                    } else {
+                        (AuthOutcome::Anonymous, None)
+                    }
+                })
+            }
+        }
+        let any = AnyOf::new()
+            .with(BearerAuth::new("b").with_token("t", "alice"))
+            .with(Jwtish);
+        let run2 = |headers: &[(&str, &str)]| {
+            let mut h = HeaderMap::new();
+            for (k, v) in headers {
+                h.append(
+                    HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                    HeaderValue::from_str(v).unwrap(),
+                );
+            }
+            let (m, u, e) = (Method::GET, Uri::from_static("/"), Extensions::new());
+            block_on(any.authenticate_with_challenge(AuthRequest::new(&m, &u, &h, &e)))
+        };
+        assert_eq!(
+            run2(&[("x-jwt", "1")]).1,
+            Some(BearerError::invalid_token("bad"))
+        );
+        // BearerAuth refused first: its refusal wins, without an error.
+        let (outcome, error) = run2(&[("authorization", "Bearer nope"), ("x-jwt", "1")]);
+        assert!(matches!(outcome, AuthOutcome::Unauthenticated(_)));
+        assert_eq!(error, None);
+        // The default method adds nothing.
+        let (m, u, e) = (Method::GET, Uri::from_static("/"), Extensions::new());
+        let h = HeaderMap::new();
+        let b = BearerAuth::new("b");
+        assert_eq!(
+            block_on(b.authenticate_with_challenge(AuthRequest::new(&m, &u, &h, &e))),
+            (AuthOutcome::Anonymous, None)
         );
     }
 

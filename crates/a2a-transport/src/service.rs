@@ -1,6 +1,7 @@
 //! The one trait every way of reaching an agent implements (DESIGN.md,
 //! "The one trait"), and the context each call carries.
 
+use std::collections::BTreeSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
@@ -25,15 +26,26 @@ pub struct Principal {
     /// The name of the security scheme that authenticated it, as the agent
     /// card's `securitySchemes` names it.
     pub scheme: String,
+    /// The scopes its credentials grant (an OAuth 2.0 token's `scope`),
+    /// matched against the scopes the card's `securityRequirements` name
+    /// (spec 4.4.1). Empty for schemes without scopes.
+    pub scopes: BTreeSet<String>,
 }
 
 impl Principal {
-    /// A principal `id` authenticated by `scheme`.
+    /// A principal `id` authenticated by `scheme`, with no scopes.
     pub fn new(id: impl Into<String>, scheme: impl Into<String>) -> Principal {
         Principal {
             id: id.into(),
             scheme: scheme.into(),
+            scopes: BTreeSet::new(),
         }
+    }
+
+    /// The same principal granted `scopes`.
+    pub fn with_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Principal {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
     }
 }
 
