@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use a2a_hyper::{ServeOptions, TokioTimer};
 use a2a_signing::{CardSigner, Jwk, JwkSet, SigningKey};
+use a2a_transport::server::AnyOf;
 use a2a_transport::server::AGENT_CARD_PATH;
 use a2a_transport::{server::BearerAuth, webhook::Allowlist, A2aServer, ProtocolVersion};
 use a2a_types::AgentInterface;
@@ -30,6 +31,16 @@ USAGE: a2a-reference-agent [OPTIONS]
   --public-url <url>     base URL the agent card advertises (overrides --host and the port)
   --bearer <token>       require this bearer token (repeatable; the n-th token
                          authenticates principal `caller-<n>`)
+  --jwt-issuer <url>     accept bearer JWTs (RFC 7519) whose `iss` is this issuer; without
+                         --jwt-jwks their keys come from its OpenID Connect discovery
+                         document (<url>/.well-known/openid-configuration, whose `jwks_uri`
+                         must be at the issuer's origin or given with --jwt-allow); `sub`
+                         is the caller. With --bearer, either kind of token is accepted
+  --jwt-jwks <file|url>  the issuer's public JWKS: a file read at start, or an http(s) URL
+                         fetched (cached 10 minutes; an unknown `kid` refetches it, at most
+                         every 30 s)
+  --jwt-audience <aud>   an `aud` the tokens must name (repeatable; needed with --jwt-issuer)
+  --jwt-allow <url>      a `jwks_uri` a discovery document may name (repeatable)
   --push-allow <entry>   admit a webhook address, CIDR block or host name that the
                          SSRF rules would refuse (repeatable), e.g. 127.0.0.0/8; a name
                          is admitted by name, not by what it resolves to: 127.0.0.0/8
@@ -90,6 +101,8 @@ pub struct Options {
     pub bearer_tokens: Vec<String>,
     /// `--push-allow`, in order.
     pub push_allow: Vec<String>,
+    /// The `--jwt-*` flags.
+    pub jwt: crate::jwt::JwtOptions,
     /// `--max-tasks`.
     pub max_tasks: usize,
     /// `--max-store-mb`, in bytes.
@@ -127,6 +140,7 @@ impl Default for Options {
             public_url: None,
             bearer_tokens: Vec::new(),
             push_allow: Vec::new(),
+            jwt: Default::default(),
             max_tasks: 10_000,
             max_store_bytes: 32 << 20,
             task_ttl: Duration::from_secs(3600),
@@ -190,6 +204,10 @@ impl Options {
                         return Err("--bearer needs a non-empty token".to_owned());
                     }
                     o.bearer_tokens.push(token);
+                }
+                f if crate::jwt::FLAGS.contains(&f) => {
+                    let v = value(f)?;
+                    o.jwt.set(f, v)?;
                 }
                 "--push-allow" => {
                     let entry = value("--push-allow")?;
@@ -267,6 +285,7 @@ impl Options {
         if let Some(port) = port {
             o.listen.set_port(port);
         }
+        o.jwt.check()?;
         if o.max_tasks == 0 {
             return Err("--max-tasks must be at least 1".to_owned());
         }
@@ -387,8 +406,10 @@ impl Options {
         config.limits.max_events_per_task = self.max_stream_events;
         config.fire_and_forget = self.fire_and_forget;
         let mut auth = None;
-        if !self.bearer_tokens.is_empty() {
+        if !self.bearer_tokens.is_empty() || self.jwt.enabled() {
             config = config.with_bearer_scheme("bearer");
+        }
+        if !self.bearer_tokens.is_empty() {
             let mut bearer = BearerAuth::new("bearer");
             for (i, token) in self.bearer_tokens.iter().enumerate() {
                 bearer = bearer.with_token(token.clone(), format!("caller-{}", i + 1));
@@ -438,8 +459,13 @@ impl Options {
             let path = url.parse::<http::Uri>().map(|u| u.path().to_owned());
             server_config = server_config.with_public_path_prefix(path.unwrap_or_default());
         }
-        if let Some(auth) = auth {
-            server_config = server_config.with_authenticator(auth);
+        match (auth, self.jwt.authenticator("bearer", &card)) {
+            (Some(b), Some(j)) => {
+                server_config = server_config.with_authenticator(AnyOf::new().with(j).with(b))
+            }
+            (Some(b), None) => server_config = server_config.with_authenticator(b),
+            (None, Some(j)) => server_config = server_config.with_authenticator(j),
+            (None, None) => {}
         }
         A2aServer::new(agent, card, server_config)
             .map(Arc::new)

@@ -242,6 +242,7 @@ mod card;
 pub mod cli;
 mod config;
 mod executor;
+pub mod jwt;
 mod push;
 
 pub use a2a_agent::IdGenerator;
