@@ -8,7 +8,10 @@
 //! - **The token** (RFC 7519 section 7.2, RFC 8725): `Authorization:
 //!   Bearer <token>` (RFC 6750 section 2.1), a compact JWS of three
 //!   base64url parts, at most [`MAX_TOKEN_LEN`] bytes; header and claims
-//!   JSON objects without duplicate members; no `crit`.
+//!   JSON objects without duplicate members; no `crit`. `typ` is not
+//!   checked: identity providers write `JWT`, `at+jwt` (RFC 9068) or
+//!   nothing, and the issuer and audience checks already keep tokens meant
+//!   for others out.
 //! - **The algorithm**: one of [`JwtConfig::algorithms`] (default every
 //!   [`Algorithm`] this crate verifies: ES256, ES384, EdDSA, RS256, PS256).
 //!   `none` and the HMAC algorithms are never accepted: a token "signed"
