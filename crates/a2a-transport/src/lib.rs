@@ -205,6 +205,7 @@ mod body;
 mod card;
 mod client_error;
 mod client_stream;
+mod credentials;
 mod discovery;
 mod extensions;
 mod frames;
@@ -415,6 +416,11 @@ pub mod client {
         www_authenticate, ClientFailure, CLIENT_ERROR_DOMAIN, WWW_AUTHENTICATE_KEY,
     };
     pub use crate::client_stream::SseStream;
+    pub use crate::credentials::{
+        ApiKeyLocation, CallCredentials, ClientAuth, ClientCredentials, ClientCredentialsConfig,
+        Clock, Credential, CredentialProvider, Credentials, NoRequirementMet, SchemeRequest,
+        Secret, StaticCredential,
+    };
     pub use crate::discovery::{
         decode_card, discover, select_interface, select_interfaces, CardResolver, Discovered,
         DiscoveryError, NoCompatibleInterface, Preferences, SelectionOrder,
