@@ -196,6 +196,7 @@ async fn oauth2_client_credentials_one_token_per_expiry_and_one_retry_on_401() {
     for (binding, url) in [
         (Binding::JsonRpc, format!("{base}/")),
         (Binding::HttpJson, base.clone()),
+        (Binding::Grpc, base.clone()),
     ] {
         let t = HttpTransport::new(HyperClient::new(), binding, &url)
             .unwrap()
@@ -204,7 +205,7 @@ async fn oauth2_client_credentials_one_token_per_expiry_and_one_retry_on_401() {
             t.send_message(&cx, message()).await.unwrap();
         }
     }
-    // Ten calls over two bindings, one token.
+    // Fifteen calls over the three bindings, one token.
     assert_eq!(idp.requests.load(Ordering::SeqCst), 1);
     assert_eq!(
         *idp.last_body.lock().unwrap(),
@@ -239,6 +240,17 @@ async fn oauth2_client_credentials_one_token_per_expiry_and_one_retry_on_401() {
     // The refused token is forgotten: the next call fetches, and works.
     t.send_message(&cx, message()).await.unwrap();
     assert_eq!(idp.requests.load(Ordering::SeqCst), 5);
+    // gRPC's UNAUTHENTICATED (a trailers-only answer): the same retry, as
+    // metadata; and a stream opened after one refusal.
+    let g = HttpTransport::new(HyperClient::new(), Binding::Grpc, &base)
+        .unwrap()
+        .with_credentials(t.credentials().clone());
+    refuse_next.store(1, Ordering::SeqCst);
+    g.send_message(&cx, message()).await.unwrap();
+    assert_eq!(idp.requests.load(Ordering::SeqCst), 6);
+    refuse_next.store(1, Ordering::SeqCst);
+    let _stream = g.stream_message(&cx, message()).await.unwrap();
+    assert_eq!(idp.requests.load(Ordering::SeqCst), 7);
 }
 
 #[tokio::test]
@@ -292,6 +304,7 @@ async fn api_keys_reach_the_agent_where_the_card_says_and_bearer_tokens_too() {
         for (binding, url) in [
             (Binding::JsonRpc, format!("{base}/")),
             (Binding::HttpJson, base.clone()),
+            (Binding::Grpc, base.clone()),
         ] {
             let chosen = Credentials::new()
                 .with_api_key("k-123")
@@ -305,6 +318,12 @@ async fn api_keys_reach_the_agent_where_the_card_says_and_bearer_tokens_too() {
                 "{location} {binding:?}"
             );
             let t = t.with_credentials(chosen);
+            if binding == Binding::Grpc && location == "query" {
+                // gRPC has metadata, no query: refused before sending.
+                let e = t.send_message(&cx, message()).await.unwrap_err();
+                assert!(e.message().contains("gRPC does not carry"), "{e}");
+                continue;
+            }
             t.send_message(&cx, message())
                 .await
                 .unwrap_or_else(|e| panic!("{location} {binding:?}: {e}"));

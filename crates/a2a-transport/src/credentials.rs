@@ -16,7 +16,9 @@
 //!   it where the scheme says: `Authorization: Bearer` for HTTP bearer,
 //!   OAuth 2.0 and OpenID Connect schemes (RFC 6750 section 2.1), the
 //!   header, query parameter or cookie an `APIKeySecurityScheme` names
-//!   (spec 4.5.2). gRPC carries headers as metadata (spec 10.2).
+//!   (spec 4.5.2). gRPC carries headers as metadata (spec 10.2); an API
+//!   key the card puts in the query cannot travel over gRPC, and such a
+//!   call fails before anything is sent.
 //! - A call the agent refuses as unauthenticated (HTTP `401`, gRPC
 //!   `UNAUTHENTICATED`) is sent once more when a provider says a fresh
 //!   credential may differ ([`CredentialProvider::refused`]): the cached
@@ -437,10 +439,27 @@ impl CallCredentials {
     }
 
     /// A copy of `request` with the credentials on it, and what was sent.
+    /// Over gRPC (`grpc`) an API key for the query is refused: gRPC
+    /// carries credentials as metadata only (spec 10.2), and servers do
+    /// not see a query.
     pub(crate) async fn attach(
         &self,
         request: &http::Request<Bytes>,
+        grpc: bool,
     ) -> Result<(http::Request<Bytes>, Sent), A2aError> {
+        if grpc {
+            if let Some(slot) = self
+                .slots
+                .iter()
+                .find(|s| matches!(s.key_location, Some(ApiKeyLocation::Query(_))))
+            {
+                return Err(unusable(&format!(
+                    "the scheme {:?} puts the API key in the query, which gRPC does not carry \
+                     (spec 10.2: metadata only); use another interface of the card",
+                    slot.name
+                )));
+            }
+        }
         let mut copy = http::Request::new(request.body().clone());
         *copy.method_mut() = request.method().clone();
         *copy.uri_mut() = request.uri().clone();

@@ -686,7 +686,10 @@ impl<C: HttpClient> HttpTransport<C> {
         let (http_request, id) = self.build(cx, request, false)?;
         let mut retried = false;
         loop {
-            let (attempt, sent) = self.credentials.attach(&http_request).await?;
+            let (attempt, sent) = self
+                .credentials
+                .attach(&http_request, self.binding == Binding::Grpc)
+                .await?;
             let response = self.send_http(attempt).await?;
             match self.read_unary(op, v03, &id, response).await {
                 Err(e) if self.credentials.refused_by(&e, &sent) && !retried => retried = true,
@@ -745,7 +748,10 @@ impl<C: HttpClient> HttpTransport<C> {
         let (http_request, id) = self.build(cx, request, true)?;
         let mut retried = false;
         loop {
-            let (attempt, sent) = self.credentials.attach(&http_request).await?;
+            let (attempt, sent) = self
+                .credentials
+                .attach(&http_request, self.binding == Binding::Grpc)
+                .await?;
             let response = self.send_http(attempt).await?;
             // Only an error opening the stream comes here: once an event
             // has arrived, the stream is the caller's and is not re-sent.
