@@ -1014,9 +1014,26 @@ impl<C: HttpClient, K: Clock> ClientCredentials<C, K> {
         if let Some(t) = self.cached_or_lead(&key).await? {
             return Ok(t);
         }
+        // Releases the lead even when this future is dropped mid-fetch
+        // (a cancelled call), so the waiters do not wait forever.
+        struct Lead<'f, C: HttpClient, K: Clock> {
+            flow: &'f ClientCredentials<C, K>,
+            key: Option<(String, String)>,
+        }
+        impl<C: HttpClient, K: Clock> Drop for Lead<'_, C, K> {
+            fn drop(&mut self) {
+                if let Some(key) = self.key.take() {
+                    self.flow.finish(key, None);
+                }
+            }
+        }
+        let mut lead = Lead {
+            flow: self,
+            key: Some(key.clone()),
+        };
         let fetched = self.fetch(&key.0, &key.1).await;
-        let token = fetched.as_ref().ok().cloned();
-        self.finish(key, token);
+        lead.key = None;
+        self.finish(key, fetched.as_ref().ok().cloned());
         fetched.map(|t| t.access)
     }
 }
@@ -1288,6 +1305,71 @@ mod tests {
         now.fetch_add(1_000_000, Ordering::SeqCst);
         assert_eq!(ask(), Credential::Bearer("t3".into()));
         assert_eq!(idp.count.load(Ordering::SeqCst), 3);
+    }
+
+    /// Answers one token once `open` is set; counts requests.
+    struct Gated {
+        open: Arc<std::sync::atomic::AtomicBool>,
+        count: AtomicUsize,
+    }
+
+    impl HttpClient for Gated {
+        fn send(
+            &self,
+            _: http::Request<Bytes>,
+        ) -> BoxFuture<'_, Result<http::Response<ResponseBody>, HttpError>> {
+            self.count.fetch_add(1, Ordering::SeqCst);
+            let open = Arc::clone(&self.open);
+            Box::pin(std::future::poll_fn(move |_| {
+                if !open.load(Ordering::SeqCst) {
+                    return Poll::Pending;
+                }
+                let body = r#"{"access_token": "one", "token_type": "Bearer", "expires_in": 600}"#;
+                Poll::Ready(Ok(http::Response::new(ResponseBody::full(body))))
+            }))
+        }
+    }
+
+    #[test]
+    fn concurrent_calls_share_one_fetch() {
+        let c = card(SCHEMES, "[]");
+        let scheme = c.security_schemes["oauth"].clone();
+        let open = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let idp = Gated {
+            open: Arc::clone(&open),
+            count: AtomicUsize::new(0),
+        };
+        let flow =
+            ClientCredentials::new(idp, SystemTime::now, ClientCredentialsConfig::new("i", "s"));
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut first = flow.credential(oauth_request(&scheme, &[]));
+        let mut second = flow.credential(oauth_request(&scheme, &[]));
+        assert!(first.as_mut().poll(&mut cx).is_pending());
+        assert!(second.as_mut().poll(&mut cx).is_pending());
+        open.store(true, Ordering::SeqCst);
+        assert!(
+            second.as_mut().poll(&mut cx).is_pending(),
+            "waits for the leader"
+        );
+        let Poll::Ready(Ok(a)) = first.as_mut().poll(&mut cx) else {
+            panic!("first")
+        };
+        let Poll::Ready(Ok(b)) = second.as_mut().poll(&mut cx) else {
+            panic!("second")
+        };
+        assert_eq!(a, b);
+        assert_eq!(flow.client.count.load(Ordering::SeqCst), 1);
+        // A leader dropped mid-fetch hands the lead on.
+        flow.refused(&a);
+        open.store(false, Ordering::SeqCst);
+        let mut leader = flow.credential(oauth_request(&scheme, &[]));
+        let mut waiter = flow.credential(oauth_request(&scheme, &[]));
+        assert!(leader.as_mut().poll(&mut cx).is_pending());
+        assert!(waiter.as_mut().poll(&mut cx).is_pending());
+        drop(leader);
+        open.store(true, Ordering::SeqCst);
+        assert!(matches!(waiter.as_mut().poll(&mut cx), Poll::Ready(Ok(_))));
+        assert_eq!(flow.client.count.load(Ordering::SeqCst), 3);
     }
 
     #[test]
