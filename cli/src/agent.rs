@@ -394,7 +394,13 @@ pub(crate) fn connect_to(run: &Run, card: Card) -> Result<Agent, Failure> {
             .find(|i| i.url.starts_with("http://") || i.url.starts_with("https://"))
             .and_then(|i| i.url.parse::<http::Uri>().ok()),
     };
-    let (headers, credentials, query) = request_headers(run, &card)?;
+    let provided = provided_credentials(run, &card)?;
+    let (headers, credentials, query) = match &provided {
+        // The card's requirement is met by providers: they put each
+        // credential where its scheme says, per call.
+        Some(_) => (service_params(run)?, true, None),
+        None => request_headers(run, &card)?,
+    };
     // A query API key goes on the A2A calls' client only.
     let wire = match &query {
         Some((name, key)) => run.wire.with_query(name, key),
@@ -417,6 +423,9 @@ pub(crate) fn connect_to(run: &Run, card: Card) -> Result<Agent, Failure> {
             ))
         }
     };
+    if let Some(chosen) = provided {
+        transport = transport.with_credentials(chosen);
+    }
     if let Some(v) = signal {
         transport = transport.with_version(v);
     }
@@ -481,8 +490,20 @@ pub(crate) fn request_headers(
     run: &Run,
     card: &Card,
 ) -> Result<(HeaderMap, bool, QueryKey), Failure> {
-    let mut headers = HeaderMap::new();
+    let mut headers = service_params(run)?;
     let mut query = None;
+    let bearer = run
+        .settings
+        .get("bearer")
+        .map(str::to_owned)
+        .or_else(|| stored(run, &card.from.origin(&card.card)));
+    let credentials = fallback_credentials(run, card, &mut headers, &mut query, bearer)?;
+    Ok((headers, credentials, query))
+}
+
+/// The `--svc-param` headers.
+fn service_params(run: &Run) -> Result<HeaderMap, Failure> {
+    let mut headers = HeaderMap::new();
     for p in run.settings.all("svc-param") {
         let (k, v) = p
             .split_once(':')
@@ -496,12 +517,107 @@ pub(crate) fn request_headers(
             .map_err(|_| Failure::usage(format!("--svc-param {p:?}: the value cannot be sent")))?;
         headers.append(name, value);
     }
-    let mut credentials = false;
+    Ok(headers)
+}
+
+/// The providers for the card's `securityRequirements` (a2a-cli spec
+/// §12.1, A2A §7.3): `--bearer` (or the token `auth login` stored),
+/// `--api-key`, and the OAuth 2 client-credentials grant when
+/// `client-id` and `client-secret` are configured (`A2ACLI_CLIENT_ID`,
+/// `A2ACLI_CLIENT_SECRET`, from the environment or a `.env`; the token
+/// URL from `A2ACLI_TOKEN_URL`, else the card's). The first requirement
+/// all of whose schemes have one is used; `None` when none is met (or
+/// the card has no requirements), and the flags' credentials are then
+/// attached as before, by the card's first scheme of their kind.
+pub(crate) fn provided_credentials(
+    run: &Run,
+    card: &Card,
+) -> Result<Option<a2a_transport::client::CallCredentials>, Failure> {
+    use a2a_transport::client::{
+        ClientAuth, ClientCredentials, ClientCredentialsConfig, Credentials,
+    };
+    let mut creds = Credentials::new();
     let bearer = run
         .settings
         .get("bearer")
         .map(str::to_owned)
         .or_else(|| stored(run, &card.from.origin(&card.card)));
+    if let Some(token) = bearer {
+        creds = creds.with_bearer(token);
+    }
+    if let Some(key) = run.settings.get("api-key") {
+        creds = creds.with_api_key(key);
+    }
+    if let (Some(id), Some(secret)) = (
+        run.settings.get("client-id"),
+        run.settings.get("client-secret"),
+    ) {
+        let token_url = match run.settings.get("token-url") {
+            Some(u) => Some(u.to_owned()),
+            None => card.card.security_schemes.values().find_map(|s| match s {
+                SecurityScheme::OAuth2(o) => match &o.flows {
+                    Some(a2a_types::OAuthFlows::ClientCredentials(c)) => Some(c.token_url.clone()),
+                    _ => None,
+                },
+                _ => None,
+            }),
+        };
+        let Some(token_url) = token_url else {
+            return Err(Failure::local(
+                code::CREDENTIALS_MISSING,
+                "client-id and client-secret are configured, but the card declares no clientCredentials flow and no token-url is set",
+            ));
+        };
+        let loopback = token_url
+            .parse::<http::Uri>()
+            .ok()
+            .and_then(|u| u.host().map(str::to_owned))
+            .is_some_and(|h| h == "localhost" || h == "[::1]" || h.starts_with("127."));
+        if !token_url.starts_with("https://") && !loopback && !run.insecure {
+            return Err(Failure::usage(format!(
+                "the token URL {token_url} is not https: the client secret is not sent there (--insecure to allow)"
+            )));
+        }
+        // The token exchange is never logged: it carries the secret.
+        let quiet = Wire::new(&crate::wire::WireOptions {
+            insecure: run.insecure,
+            ..crate::wire::WireOptions::default()
+        })
+        .map_err(|e| Failure::local(code::INTERNAL, e))?;
+        let config = ClientCredentialsConfig::new(id, secret)
+            .with_token_url(token_url)
+            .with_client_auth(ClientAuth::Body);
+        creds = creds.with_oauth2(ClientCredentials::new(
+            quiet,
+            std::time::SystemTime::now,
+            config,
+        ));
+    }
+    if creds.is_empty() {
+        return Ok(None);
+    }
+    match creds.select(&card.card) {
+        Ok(chosen) if !chosen.is_empty() => {
+            run.debug(&format!(
+                "credentials for the card's requirement: {}",
+                chosen.scheme_names().collect::<Vec<_>>().join(" + ")
+            ));
+            Ok(Some(chosen))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The flags' credentials as headers when no requirement of the card is
+/// met by providers; whether any is attached.
+fn fallback_credentials(
+    run: &Run,
+    card: &Card,
+    headers: &mut HeaderMap,
+    query: &mut QueryKey,
+    bearer: Option<String>,
+) -> Result<bool, Failure> {
+    let mut credentials = false;
     if let Some(token) = bearer {
         let v = HeaderValue::from_str(&format!("Bearer {token}"))
             .map_err(|_| Failure::usage("--bearer: the token cannot be sent in a header"))?;
@@ -526,7 +642,7 @@ pub(crate) fn request_headers(
                     .map_err(|_| Failure::usage("--api-key: the key cannot be sent in a cookie"))?;
                 headers.append(http::header::COOKIE, v);
             }
-            "query" => query = Some((name.clone(), key.to_owned())),
+            "query" => *query = Some((name.clone(), key.to_owned())),
             _ => {
                 let n = HeaderName::try_from(name.as_str()).map_err(|_| {
                     Failure::local(
@@ -541,7 +657,7 @@ pub(crate) fn request_headers(
         }
         credentials = true;
     }
-    Ok((headers, credentials, query))
+    Ok(credentials)
 }
 
 /// Whether the card declares a scheme a bearer token or API key fits.

@@ -72,7 +72,7 @@ impl Run {
         let debug = settings.flag("debug")?;
         let insecure = settings.flag("insecure")?;
         let mut redactor = Redactor::default();
-        for secret in ["bearer", "api-key"] {
+        for secret in ["bearer", "api-key", "client-secret"] {
             if let Some(s) = settings.get(secret) {
                 redactor.secret(s);
             }

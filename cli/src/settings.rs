@@ -87,6 +87,15 @@ pub(crate) const SETTINGS: &[Setting] = &[
     },
     setting("cert", None, "none (no client certificate)"),
     setting(
+        "client-id",
+        None,
+        "none (OAuth 2 client credentials: with client-secret)",
+    ),
+    Setting {
+        secret: true,
+        ..setting("client-secret", None, "none")
+    },
+    setting(
         "config",
         None,
         "the local .env found walking up from the working directory",
@@ -119,6 +128,7 @@ pub(crate) const SETTINGS: &[Setting] = &[
     setting("task-id", None, "none"),
     setting("tenant", None, "the selected interface's tenant"),
     setting("timeout", None, "none: wait as long as the task runs"),
+    setting("token-url", None, "the card's clientCredentials tokenUrl"),
     Setting {
         repeats: true,
         ..setting("transport", None, "the card's supportedInterfaces order")

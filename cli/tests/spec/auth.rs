@@ -544,3 +544,73 @@ async fn a2acli_auth_011() {
     assert_eq!(at(&done, "/task/id"), id);
     assert_eq!(at(&done, "/task/status/state"), "TASK_STATE_COMPLETED");
 }
+
+/// OAuth 2 client credentials from configuration (issue 31): with
+/// `A2ACLI_CLIENT_ID` and `A2ACLI_CLIENT_SECRET` in a `.env`, a call gets
+/// its token from the card's token endpoint through the credential
+/// provider, without `auth login`; neither the secret nor the token is in
+/// the `--debug` output, nor in `config show`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn client_credentials_from_configuration() {
+    let idp = oauth_provider("cfg-token-31").await;
+    let url = agent(&["--bearer", "cfg-token-31"]).await;
+    let card = oauth_card(
+        &url,
+        json!({"clientCredentials": {"tokenUrl": format!("{idp}/token"), "scopes": {}}}),
+    )
+    .await;
+    let dir = temp_dir("cc-config");
+    let env = dir.join("agent.env");
+    std::fs::write(&env, "A2ACLI_CLIENT_ID=cli\nA2ACLI_CLIENT_SECRET=s3cret\n").unwrap();
+    let home = temp_dir("cc-config-home");
+    let c = cli().home(&home);
+    let args = [
+        "send",
+        "-a",
+        card.to_str().unwrap(),
+        "--config",
+        env.to_str().unwrap(),
+        "--debug",
+        "-o",
+        "json",
+        "echo from config",
+    ];
+    let o = c.run(&args).await;
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{:?} {}{}",
+        o.status,
+        err(&o),
+        out(&o)
+    );
+    let sent: Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(at(&sent, "/task/status/state"), "TASK_STATE_COMPLETED");
+    let log = err(&o);
+    assert!(
+        log.contains("credentials for the card's requirement: oauth"),
+        "{log}"
+    );
+    for secret in ["s3cret", "cfg-token-31"] {
+        assert!(
+            !log.contains(secret) && !out(&o).contains(secret),
+            "{secret}: {log}"
+        );
+    }
+    let shown = c
+        .ok(&["config", "show", "--config", env.to_str().unwrap()])
+        .await;
+    assert!(!shown.contains("s3cret"), "{shown}");
+    // A wrong secret: the token endpoint's refusal, exit 4.
+    std::fs::write(&env, "A2ACLI_CLIENT_ID=cli\nA2ACLI_CLIENT_SECRET=nope\n").unwrap();
+    let o = c.run(&args).await;
+    assert_eq!(
+        o.status.code(),
+        Some(4),
+        "{:?} {}{}",
+        o.status,
+        err(&o),
+        out(&o)
+    );
+    assert!(out(&o).contains("invalid_client"), "{}", out(&o));
+}

@@ -21,6 +21,7 @@ use crate::client_error::{
     ClientFailure,
 };
 use crate::client_stream::SseStream;
+use crate::credentials::CallCredentials;
 use crate::extensions::{encode_extensions, A2A_EXTENSIONS};
 use crate::grpc_client::{self, GrpcEvents};
 use crate::http_client::{read_body, HttpClient, ReadBody, ResponseBody};
@@ -239,6 +240,8 @@ pub struct HttpTransport<C> {
     version: Option<ProtocolVersion>,
     config: ClientConfig,
     next_id: AtomicU64,
+    /// What each call carries for the card's security requirement.
+    credentials: CallCredentials,
 }
 
 impl<C> fmt::Debug for HttpTransport<C> {
@@ -249,6 +252,7 @@ impl<C> fmt::Debug for HttpTransport<C> {
             .field("tenant", &self.tenant)
             .field("version", &self.version)
             .field("config", &self.config)
+            .field("credentials", &self.credentials)
             .finish_non_exhaustive()
     }
 }
@@ -322,6 +326,7 @@ impl<C: HttpClient> HttpTransport<C> {
             version: None,
             config: ClientConfig::new(),
             next_id: AtomicU64::new(1),
+            credentials: CallCredentials::none(),
         })
     }
 
@@ -416,6 +421,21 @@ impl<C: HttpClient> HttpTransport<C> {
     pub fn with_config(mut self, config: ClientConfig) -> HttpTransport<C> {
         self.config = config;
         self
+    }
+
+    /// The same transport sending `credentials` on every call, over each
+    /// binding (gRPC as metadata): what [`Credentials::select`](crate::client::Credentials::select)
+    /// chose for the agent's card. A call the agent refuses as
+    /// unauthenticated is sent once more when a provider may answer a
+    /// fresh credential (the `client` module's "Credentials").
+    pub fn with_credentials(mut self, credentials: CallCredentials) -> HttpTransport<C> {
+        self.credentials = credentials;
+        self
+    }
+
+    /// The credentials every call carries.
+    pub fn credentials(&self) -> &CallCredentials {
+        &self.credentials
     }
 
     /// The binding.
@@ -664,7 +684,28 @@ impl<C: HttpClient> HttpTransport<C> {
         let op = request.operation();
         let v03 = self.version_for(cx) == ProtocolVersion::V0_3;
         let (http_request, id) = self.build(cx, request, false)?;
-        let response = self.send_http(http_request).await?;
+        let mut retried = false;
+        loop {
+            let (attempt, sent) = self
+                .credentials
+                .attach(&http_request, self.binding == Binding::Grpc)
+                .await?;
+            let response = self.send_http(attempt).await?;
+            match self.read_unary(op, v03, &id, response).await {
+                Err(e) if self.credentials.refused_by(&e, &sent) && !retried => retried = true,
+                result => return result,
+            }
+        }
+    }
+
+    /// Reads the response of a unary call.
+    async fn read_unary(
+        &self,
+        op: Operation,
+        v03: bool,
+        id: &Id,
+        response: http::Response<ResponseBody>,
+    ) -> Result<Reply, A2aError> {
         let (parts, mut body) = response.into_parts();
         if self.binding == Binding::Grpc {
             let head = grpc_client::read_head(&parts, &self.url)?;
@@ -683,8 +724,8 @@ impl<C: HttpClient> HttpTransport<C> {
             check_json(&parts.headers)?;
         }
         let result = match (self.binding, v03) {
-            (Binding::JsonRpc, false) => decode_reply(op, &bytes, &id),
-            (Binding::JsonRpc, true) => decode_reply_v0_3(op, &bytes, &id),
+            (Binding::JsonRpc, false) => decode_reply(op, &bytes, id),
+            (Binding::JsonRpc, true) => decode_reply_v0_3(op, &bytes, id),
             (_, false) => decode_rest(op, &bytes),
             (_, true) => a2a_types::v0_3::reply_from_rest(
                 op,
@@ -705,7 +746,29 @@ impl<C: HttpClient> HttpTransport<C> {
     ) -> Result<SseStream, A2aError> {
         let v03 = self.version_for(cx) == ProtocolVersion::V0_3;
         let (http_request, id) = self.build(cx, request, true)?;
-        let response = self.send_http(http_request).await?;
+        let mut retried = false;
+        loop {
+            let (attempt, sent) = self
+                .credentials
+                .attach(&http_request, self.binding == Binding::Grpc)
+                .await?;
+            let response = self.send_http(attempt).await?;
+            // Only an error opening the stream comes here: once an event
+            // has arrived, the stream is the caller's and is not re-sent.
+            match self.read_stream(v03, id.clone(), response).await {
+                Err(e) if self.credentials.refused_by(&e, &sent) && !retried => retried = true,
+                result => return result,
+            }
+        }
+    }
+
+    /// Reads the head of a stream's response, and its error body if any.
+    async fn read_stream(
+        &self,
+        v03: bool,
+        id: Id,
+        response: http::Response<ResponseBody>,
+    ) -> Result<SseStream, A2aError> {
         let (parts, mut body) = response.into_parts();
         if self.binding == Binding::Grpc {
             let head = grpc_client::read_head(&parts, &self.url)?;

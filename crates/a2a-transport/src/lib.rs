@@ -97,6 +97,13 @@
 //! - [`discover`](crate::discover), [`CardResolver`](crate::client::CardResolver) and [`select_interface`](crate::client::select_interface): the agent
 //!   card fetched, validated and cached (spec 8.2, 8.6), and the interface
 //!   chosen (spec 8.3.2) with its tenant.
+//! - [`Credentials`](crate::client::Credentials): credential providers
+//!   consulted per call by the card's security schemes (bearer, API key in
+//!   a header, the query or a cookie, OAuth 2.0 client credentials with a
+//!   cached token, [`ClientCredentials`](crate::client::ClientCredentials),
+//!   or the host's own [`CredentialProvider`](crate::client::CredentialProvider)),
+//!   with one retry on `401` with a fresh token
+//!   ([`HttpTransport::with_credentials`](crate::HttpTransport::with_credentials)).
 //!
 //! A whole conversation: discovery, a message, then the same as a stream
 //! read with [`StreamNext::next`](crate::StreamNext::next) (no
@@ -183,6 +190,7 @@
 //! | error body read (client) | 64 KiB | [`ClientConfig::max_error_body`](crate::ClientConfig::max_error_body) |
 //! | SSE line and event (client) | 16 MiB each | [`ClientConfig::sse`](crate::ClientConfig::sse) |
 //! | agent card (client) | 1 MiB | [`CardResolver::with_max_card_size`](crate::client::CardResolver::with_max_card_size) |
+//! | OAuth 2.0 token response (client) | 64 KiB | [`ClientCredentialsConfig::max_response`](crate::client::ClientCredentialsConfig::max_response) |
 //!
 //! ```
 //! use a2a_transport::http_json::Router;
@@ -205,6 +213,7 @@ mod body;
 mod card;
 mod client_error;
 mod client_stream;
+mod credentials;
 mod discovery;
 mod extensions;
 mod frames;
@@ -411,11 +420,28 @@ pub mod client {
     //!   ([`www_authenticate`](crate::client::www_authenticate)).
     //! - Streams ([`SseStream`](crate::client::SseStream)) must be `text/event-stream`; see there.
     //! - Failures of the HTTP stack are marked [`ClientFailure`](crate::client::ClientFailure)s.
+    //!
+    //! # Credentials
+    //!
+    //! [`Credentials::select`](crate::client::Credentials::select) takes the
+    //! **first** of the card's `securityRequirements` all of whose schemes
+    //! have a provider configured, and every call carries each of its
+    //! credentials where the scheme says (module `credentials` docs on
+    //! [`Credentials`](crate::client::Credentials)). A call refused as
+    //! unauthenticated (`401`, gRPC `UNAUTHENTICATED`) is sent once more
+    //! when a provider may answer a fresh credential (an OAuth 2.0 token
+    //! is dropped from the cache and fetched again); a stream is re-sent
+    //! only while being opened, never after its first event.
 
     pub use crate::client_error::{
         www_authenticate, ClientFailure, CLIENT_ERROR_DOMAIN, WWW_AUTHENTICATE_KEY,
     };
     pub use crate::client_stream::SseStream;
+    pub use crate::credentials::{
+        ApiKeyLocation, CallCredentials, ClientAuth, ClientCredentials, ClientCredentialsConfig,
+        Clock, Credential, CredentialProvider, Credentials, NoRequirementMet, SchemeRequest,
+        Secret, StaticCredential,
+    };
     pub use crate::discovery::{
         decode_card, discover, select_interface, select_interfaces, CardResolver, Discovered,
         DiscoveryError, NoCompatibleInterface, Preferences, SelectionOrder,
