@@ -26,6 +26,7 @@ use crate::gate::{check_capabilities, check_input_modes, required_extensions};
 use crate::grpc_wire::SERVICE_NAME;
 use crate::keep_alive::KeepAlive;
 use crate::linger::Linger;
+use crate::metrics::{CallMeter, Metrics};
 use crate::pipeline::{next_event, Answer, CallHead, Framed};
 use crate::query::{QueryConfig, QueryParams};
 use crate::resilient::Timer;
@@ -135,6 +136,9 @@ pub struct ServerConfig {
     /// `/`): the card's interface URLs carry it, the routes do not.
     /// Default `""`.
     pub public_path_prefix: String,
+    /// Where the pipeline records its calls and streams
+    /// ([`crate::metrics`]). Default `None`: nothing is recorded.
+    pub metrics: Option<Metrics>,
 }
 
 impl ServerConfig {
@@ -162,6 +166,7 @@ impl ServerConfig {
             keep_alive: None,
             external_bindings: Vec::new(),
             public_path_prefix: String::new(),
+            metrics: None,
         }
     }
 
@@ -313,6 +318,13 @@ impl ServerConfig {
         self.external_bindings.push(protocol_binding.into());
         self
     }
+
+    /// Records every call the pipeline runs, and its streams, in
+    /// `metrics` (see [`crate::metrics`]).
+    pub fn with_metrics(mut self, metrics: Metrics) -> ServerConfig {
+        self.metrics = Some(metrics);
+        self
+    }
 }
 
 impl Default for ServerConfig {
@@ -347,6 +359,7 @@ impl fmt::Debug for ServerConfig {
             .field("keep_alive", &self.keep_alive)
             .field("external_bindings", &self.external_bindings)
             .field("public_path_prefix", &self.public_path_prefix)
+            .field("metrics", &self.metrics)
             .finish()
     }
 }
@@ -671,7 +684,7 @@ impl<S: A2aService> A2aServer<S> {
                     self.config.max_body_size,
                     &self.challenges,
                 ) {
-                    Ok(call) => self.run(call).await,
+                    Ok(call) => self.run(call, Binding::Grpc).await,
                     Err(refused) => refused,
                 };
             }
@@ -696,7 +709,9 @@ impl<S: A2aService> A2aServer<S> {
                     &self.challenges,
                     self.config.keep_alive.as_ref(),
                 ) {
-                    Ok(jsonrpc_binding::Frame::Call(call)) => self.run(call).await,
+                    Ok(jsonrpc_binding::Frame::Call(call)) => {
+                        self.run(call, Binding::JsonRpc).await
+                    }
                     Ok(jsonrpc_binding::Frame::Batch(batch)) => self.run_batch(batch).await,
                     Err(refused) => refused,
                 };
@@ -721,7 +736,7 @@ impl<S: A2aService> A2aServer<S> {
                         &self.challenges,
                         options,
                     ) {
-                        Ok(call) => self.run(call).await,
+                        Ok(call) => self.run(call, Binding::HttpJson).await,
                         Err(refused) => refused,
                     }
                 }
@@ -735,30 +750,34 @@ impl<S: A2aService> A2aServer<S> {
     }
 
     /// Drives one framed request through the pipeline.
-    async fn run<'a, F: Framed<'a> + Send>(&self, mut call: F) -> Response<Body> {
+    async fn run<'a, F: Framed<'a> + Send>(&self, mut call: F, binding: Binding) -> Response<Body> {
         let head = call.head();
+        let meter = CallMeter::start(self.config.metrics.as_ref(), Some(binding));
         // The binding decodes and encodes in the version the caller asked
         // for (spec 3.6.2); the checks stay the pipeline's.
         let (answer, version) = match self.admit(head).await {
             Ok(cx) => {
                 let version = cx.version;
                 (
-                    self.proceed(cx, || call.decode_as(version)).await,
+                    self.proceed(cx, meter.decoding(|| call.decode_as(version)))
+                        .await,
                     Some(version),
                 )
             }
             Err(err) => (Err(err), None),
         };
-        call.respond_as(answer, version)
+        call.respond_as(meter.finish(answer), version)
     }
 
     /// Drives a JSON-RPC batch: admitted once, then each element through
     /// steps 5-7 in order (the `jsonrpc` binding's docs give the reasons).
     async fn run_batch(&self, batch: jsonrpc_binding::JsonRpcBatch<'_>) -> Response<Body> {
+        let meter = CallMeter::start(self.config.metrics.as_ref(), Some(Binding::JsonRpc));
         let cx = match self.admit(batch.head()).await {
             Ok(cx) => cx,
-            Err(err) => return batch.refuse(&err),
+            Err(err) => return batch.refuse(&meter.finish(Err(err)).unwrap_err()),
         };
+        drop(meter);
         let elements = match batch.split(&self.config.batch_limits) {
             Ok(elements) => elements,
             Err(refused) => return refused,
@@ -766,7 +785,10 @@ impl<S: A2aService> A2aServer<S> {
         let version = cx.version;
         let mut responses = Vec::with_capacity(elements.len());
         for mut element in elements {
-            let answer = self.proceed(cx.clone(), || element.decode(version)).await;
+            let meter = CallMeter::start(self.config.metrics.as_ref(), Some(Binding::JsonRpc));
+            let decode = meter.decoding(|| element.decode(version));
+            let answer = self.proceed(cx.clone(), decode).await;
+            let answer = meter.finish(answer);
             responses.push(element.respond(answer, version));
         }
         jsonrpc_binding::JsonRpcBatch::respond(responses)
@@ -830,9 +852,15 @@ impl<S: A2aService> A2aServer<S> {
     where
         F: FnOnce() -> Result<A2aRequest, A2aError>,
     {
-        let cx = self.admit(head).await?;
-        crate::pipeline::only_1_0(cx.version)?;
-        self.proceed(cx, decode).await
+        let meter = CallMeter::start(self.config.metrics.as_ref(), None);
+        let answer = match self.admit(head).await {
+            Ok(cx) => match crate::pipeline::only_1_0(cx.version) {
+                Ok(()) => self.proceed(cx, meter.decoding(decode)).await,
+                Err(err) => Err(err),
+            },
+            Err(err) => Err(err),
+        };
+        meter.finish(answer)
     }
 
     /// Steps 5-7 for an admitted caller.
