@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use a2a_agent::{AgentHandler, HandlerConfig, InMemoryTaskStore, MemoryLimits, TaskStore};
 use a2a_hyper::TokioRuntime;
+use a2a_transport::metrics::{Metrics, MetricsRecorder, PrometheusRecorder};
 use a2a_transport::{A2aService, BoxFuture, CallContext, ServerConfig};
 use a2a_types::{A2aError, AgentCard};
 
@@ -37,6 +38,8 @@ struct Inner {
     public_card: AgentCard,
     /// When the card changed, for `Last-Modified`.
     card_changed: std::time::SystemTime,
+    /// Where calls, streams and pushes are recorded (`config.metrics`).
+    prometheus: Option<Arc<PrometheusRecorder>>,
 }
 
 impl std::fmt::Debug for ReferenceAgent {
@@ -128,6 +131,12 @@ impl ReferenceAgent {
         if let Some(observer) = observer {
             builder = builder.push_observer(observer);
         }
+        let prometheus = config
+            .metrics
+            .then(|| Arc::new(crate::metrics::recorder(memory.as_ref())));
+        if let Some(recorder) = &prometheus {
+            builder = builder.metrics(Arc::clone(recorder) as Arc<dyn MetricsRecorder>);
+        }
         ReferenceAgent {
             inner: Arc::new(Inner {
                 handler: builder.build(),
@@ -137,6 +146,7 @@ impl ReferenceAgent {
                 card_changed: config
                     .card_last_modified
                     .unwrap_or_else(std::time::SystemTime::now),
+                prometheus,
                 config,
             }),
         }
@@ -163,9 +173,22 @@ impl ReferenceAgent {
     /// `defaultInputModes` does not accept is `ContentTypeNotSupportedError`,
     /// spec 3.3.2) and the card's `Last-Modified` (spec 8.6.1).
     pub fn server_config(&self) -> ServerConfig {
-        ServerConfig::new()
+        let config = ServerConfig::new()
             .with_input_mode_check(true)
-            .with_card_last_modified(self.inner.card_changed)
+            .with_card_last_modified(self.inner.card_changed);
+        match &self.inner.prometheus {
+            Some(recorder) => config.with_metrics(Metrics::new(
+                Arc::clone(recorder) as Arc<dyn MetricsRecorder>,
+                Arc::new(crate::metrics::InstantClock::new()),
+            )),
+            None => config,
+        }
+    }
+
+    /// The metrics recorder, when `config.metrics` asked for one: what
+    /// `/metrics` renders.
+    pub fn prometheus(&self) -> Option<&Arc<PrometheusRecorder>> {
+        self.inner.prometheus.as_ref()
     }
 
     /// How many tasks the agent holds in memory now (at most

@@ -79,6 +79,10 @@ USAGE: a2a-reference-agent [OPTIONS]
                          (the message in its history) until it is canceled, and a blocking
                          send answers that WORKING task at once; `tck-*` messageId prefixes
                          (the 1.0 TCK's) are not read then
+  --metrics              serve /metrics on the same port: the Prometheus text format
+                         (calls by operation, binding and outcome, latencies, open
+                         streams, push deliveries and retries, tasks by state, store
+                         bytes against --max-store-mb); off by default (404 there)
   --quiet                no request log
   -h, --help             this text
 
@@ -127,6 +131,8 @@ pub struct Options {
     pub lease: Duration,
     /// `--fire-and-forget`: the 0.3 TCK's contract.
     pub fire_and_forget: bool,
+    /// `--metrics`: serve `/metrics`.
+    pub metrics: bool,
     /// `--draft-1-1`: serve the A2A 1.1 draft too.
     #[cfg(feature = "draft-1-1")]
     pub draft_1_1: bool,
@@ -153,6 +159,7 @@ impl Default for Options {
             store: None,
             lease: Duration::from_secs(30),
             fire_and_forget: false,
+            metrics: false,
             #[cfg(feature = "draft-1-1")]
             draft_1_1: false,
         }
@@ -235,6 +242,7 @@ impl Options {
                 "--quiet" => o.log = false,
                 "--v0-3" => o.v0_3 = true,
                 "--fire-and-forget" => o.fire_and_forget = true,
+                "--metrics" => o.metrics = true,
                 #[cfg(feature = "draft-1-1")]
                 "--draft-1-1" => o.draft_1_1 = true,
                 "--lease" => {
@@ -405,6 +413,7 @@ impl Options {
         config.limits.task_ttl = self.task_ttl;
         config.limits.max_events_per_task = self.max_stream_events;
         config.fire_and_forget = self.fire_and_forget;
+        config.metrics = self.metrics;
         let mut auth = None;
         if !self.bearer_tokens.is_empty() || self.jwt.enabled() {
             config = config.with_bearer_scheme("bearer");
@@ -492,6 +501,17 @@ impl Options {
             true => options.with_log(|line| eprintln!("{line}")),
             false => options,
         })
+    }
+}
+
+impl Options {
+    /// [`serve_options`](Self::serve_options) for `server`, with
+    /// `/metrics` when `--metrics` asked for it.
+    pub fn serve_options_for(
+        &self,
+        server: &A2aServer<ReferenceAgent>,
+    ) -> Result<ServeOptions, String> {
+        crate::metrics::endpoint(self.serve_options()?, server.service())
     }
 }
 

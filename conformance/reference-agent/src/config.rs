@@ -52,6 +52,12 @@ pub struct AgentConfig {
     /// blocking send answers the WORKING task at once (see the
     /// [crate documentation](crate)). Default false.
     pub fire_and_forget: bool,
+    /// Whether the agent records metrics (`--metrics`): its calls, streams
+    /// and push deliveries, and its in-memory store at each scrape, in a
+    /// [`PrometheusRecorder`](a2a_transport::metrics::PrometheusRecorder)
+    /// ([`ReferenceAgent::prometheus`](crate::ReferenceAgent::prometheus)).
+    /// Default false.
+    pub metrics: bool,
 }
 
 impl Default for AgentConfig {
@@ -71,6 +77,7 @@ impl Default for AgentConfig {
             push: PushPolicy::default(),
             card_last_modified: None,
             fire_and_forget: false,
+            metrics: false,
         }
     }
 }

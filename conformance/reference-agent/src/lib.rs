@@ -243,6 +243,7 @@ pub mod cli;
 mod config;
 mod executor;
 pub mod jwt;
+mod metrics;
 mod push;
 
 pub use a2a_agent::IdGenerator;
@@ -253,6 +254,7 @@ pub use card::v0_3_interfaces;
 pub use card::v1_1_interfaces;
 pub use config::{AgentConfig, Limits, PushPolicy};
 pub use executor::ReferenceExecutor;
+pub use metrics::{InstantClock, METRICS_PATH};
 pub use push::{
     is_retryable, push_request, DeliveryOutcome, PushError, PushObserver, PushSender,
     RecordingPushSender, A2A_JSON, NOTIFICATION_TOKEN_HEADER,

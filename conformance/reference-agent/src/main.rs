@@ -74,7 +74,7 @@ async fn main() {
         let _ = tokio::signal::ctrl_c().await;
         eprintln!("shutting down");
     };
-    let serve_options = match options.serve_options() {
+    let serve_options = match options.serve_options_for(&server) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("a2a-reference-agent: {e}");

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::task::{Context, Waker};
 use std::time::Duration;
 
+use a2a_transport::metrics::MetricsRecorder;
 use a2a_transport::push::RetrySchedule;
 use a2a_transport::server::media_range_covers;
 use a2a_transport::server::ConfigError;
@@ -197,6 +198,7 @@ pub struct HandlerBuilder<E> {
     config: HandlerConfig,
     sender: Option<Arc<dyn PushSender>>,
     observer: Option<PushObserver>,
+    metrics: Option<Arc<dyn MetricsRecorder>>,
     owners: Arc<dyn OwnerResolver>,
 }
 
@@ -228,6 +230,13 @@ impl<E: AgentExecutor> HandlerBuilder<E> {
         self
     }
 
+    /// Records each push notification's fate (deliveries and retries, by
+    /// outcome) in `recorder` ([`a2a_transport::metrics`]).
+    pub fn metrics(mut self, recorder: Arc<dyn MetricsRecorder>) -> Self {
+        self.metrics = Some(recorder);
+        self
+    }
+
     /// Decides owners with `resolver` instead of [`PrincipalAndTenant`].
     pub fn owner_resolver(mut self, resolver: impl OwnerResolver) -> Self {
         self.owners = Arc::new(resolver);
@@ -248,7 +257,10 @@ impl<E: AgentExecutor> HandlerBuilder<E> {
             sender,
             config.push_schedule.clone(),
             config.push_allowlist.clone(),
-            self.observer,
+            match self.metrics {
+                Some(recorder) => Some(crate::push::recording(recorder, self.observer)),
+                None => self.observer,
+            },
             config.max_pending_notifications,
         ));
         AgentHandler {
@@ -334,6 +346,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
             config: HandlerConfig::default(),
             sender: None,
             observer: None,
+            metrics: None,
             owners: Arc::new(PrincipalAndTenant),
         }
     }

@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use a2a_transport::client::HttpError;
+use a2a_transport::metrics::{MetricsRecorder, PushOutcome, PushRecord};
 use a2a_transport::push::{
     notification_request_with_body, AttemptResult, GiveUpReason, NextStep, RetrySchedule,
 };
@@ -103,6 +104,32 @@ pub enum DeliveryOutcome {
 
 /// A hook told about every notification's fate (for logs and tests).
 pub type PushObserver = Arc<dyn Fn(&TaskPushNotificationConfig, &DeliveryOutcome) + Send + Sync>;
+
+impl DeliveryOutcome {
+    /// The outcome as the metrics recorder counts it (outcome and attempts).
+    pub fn record(&self) -> PushRecord {
+        let (outcome, attempts) = match self {
+            DeliveryOutcome::Delivered { attempts } => (PushOutcome::Delivered, *attempts),
+            DeliveryOutcome::Failed { attempts, .. } => (PushOutcome::Failed, *attempts),
+            DeliveryOutcome::Dropped => (PushOutcome::Dropped, 0),
+        };
+        PushRecord { outcome, attempts }
+    }
+}
+
+/// An observer that records each notification's fate in `recorder`, then
+/// tells `then`.
+pub(crate) fn recording(
+    recorder: Arc<dyn MetricsRecorder>,
+    then: Option<PushObserver>,
+) -> PushObserver {
+    Arc::new(move |config, outcome| {
+        recorder.record_push(&outcome.record());
+        if let Some(then) = &then {
+            then(config, outcome);
+        }
+    })
+}
 
 /// 408, 429 and 5xx are worth another attempt; other answers are final
 /// ([`a2a_transport::push::is_retryable_status`]).

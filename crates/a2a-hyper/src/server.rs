@@ -157,11 +157,18 @@ pub struct ServeOptions {
 
 /// A fixed document `serve` answers itself: `GET` and `HEAD` of exactly
 /// its path.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 struct StaticResource {
     path: String,
     content_type: http::HeaderValue,
-    body: bytes::Bytes,
+    body: Document,
+}
+
+/// What a resource answers: fixed bytes, or bytes rendered per request.
+#[derive(Clone)]
+enum Document {
+    Fixed(bytes::Bytes),
+    Rendered(Arc<dyn Fn() -> bytes::Bytes + Send + Sync>),
 }
 
 impl ServeOptions {
@@ -182,10 +189,37 @@ impl ServeOptions {
     /// The content type is not a valid header value, or the path does not
     /// start with `/`.
     pub fn with_static(
-        mut self,
+        self,
         path: impl Into<String>,
         content_type: &str,
         body: impl Into<bytes::Bytes>,
+    ) -> Result<ServeOptions, String> {
+        self.add_resource(path, content_type, Document::Fixed(body.into()))
+    }
+
+    /// Serves what `render` returns, as `content_type`, at exactly `path`
+    /// (`GET` and `HEAD`; `Cache-Control: no-store`), rendered for each
+    /// request before the A2A server sees it: for host documents that
+    /// change, such as a metrics exposition. A path the A2A server also
+    /// serves is shadowed.
+    ///
+    /// # Errors
+    ///
+    /// As [`with_static`](Self::with_static).
+    pub fn with_rendered(
+        self,
+        path: impl Into<String>,
+        content_type: &str,
+        render: impl Fn() -> bytes::Bytes + Send + Sync + 'static,
+    ) -> Result<ServeOptions, String> {
+        self.add_resource(path, content_type, Document::Rendered(Arc::new(render)))
+    }
+
+    fn add_resource(
+        mut self,
+        path: impl Into<String>,
+        content_type: &str,
+        body: Document,
     ) -> Result<ServeOptions, String> {
         let path = path.into();
         if !path.starts_with('/') {
@@ -198,7 +232,7 @@ impl ServeOptions {
         statics.push(StaticResource {
             path,
             content_type,
-            body: body.into(),
+            body,
         });
         self.statics = Arc::new(statics);
         Ok(self)
@@ -283,16 +317,20 @@ fn static_response<B>(
         return None;
     }
     let found = statics.iter().find(|s| s.path == request.uri().path())?;
+    let (bytes, cache) = match &found.body {
+        Document::Fixed(bytes) => (bytes.clone(), "public, max-age=300"),
+        Document::Rendered(render) => (render(), "no-store"),
+    };
     let body = match request.method() == Method::HEAD {
         true => a2a_transport::Body::empty(),
-        false => a2a_transport::Body::Full(found.body.clone()),
+        false => a2a_transport::Body::Full(bytes),
     };
     let mut response = http::Response::new(body);
     let h = response.headers_mut();
     h.insert(http::header::CONTENT_TYPE, found.content_type.clone());
     h.insert(
         http::header::CACHE_CONTROL,
-        http::HeaderValue::from_static("public, max-age=300"),
+        http::HeaderValue::from_static(cache),
     );
     Some(response)
 }

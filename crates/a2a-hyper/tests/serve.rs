@@ -314,3 +314,30 @@ async fn static_documents_are_answered_before_the_agent() {
     let _ = stop.send(());
     task.await.unwrap();
 }
+
+#[tokio::test]
+async fn rendered_documents_are_rendered_for_each_request() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = Arc::new(A2aServer::new(Agent, card(), server_config()).unwrap());
+    let scrapes = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = Arc::clone(&scrapes);
+    let options = ServeOptions::default()
+        .with_rendered("/metrics", "text/plain; version=0.0.4", move || {
+            let n = counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+            Bytes::from(format!("scrapes {n}\n"))
+        })
+        .unwrap();
+    assert!(ServeOptions::default()
+        .with_rendered("metrics", "text/plain", Bytes::new)
+        .is_err());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(serve(listener, server, options, async {
+        let _ = stopped.await;
+    }));
+    let get = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    assert_eq!(raw(addr, get, b"").await, (200, "scrapes 1\n".to_owned()));
+    assert_eq!(raw(addr, get, b"").await, (200, "scrapes 2\n".to_owned()));
+    let _ = stop.send(());
+    task.await.unwrap();
+}

@@ -29,6 +29,7 @@ use crate::gate::{check_capabilities, check_input_modes, required_extensions};
 use crate::grpc_wire::SERVICE_NAME;
 use crate::keep_alive::KeepAlive;
 use crate::linger::Linger;
+use crate::metrics::{CallMeter, Metrics};
 use crate::pipeline::{next_event, Answer, CallHead, Framed};
 use crate::query::{QueryConfig, QueryParams};
 use crate::resilient::Timer;
@@ -138,6 +139,9 @@ pub struct ServerConfig {
     /// `/`): the card's interface URLs carry it, the routes do not.
     /// Default `""`.
     pub public_path_prefix: String,
+    /// Where the pipeline records its calls and streams
+    /// ([`crate::metrics`]). Default `None`: nothing is recorded.
+    pub metrics: Option<Metrics>,
 }
 
 impl ServerConfig {
@@ -165,6 +169,7 @@ impl ServerConfig {
             keep_alive: None,
             external_bindings: Vec::new(),
             public_path_prefix: String::new(),
+            metrics: None,
         }
     }
 
@@ -316,6 +321,13 @@ impl ServerConfig {
         self.external_bindings.push(protocol_binding.into());
         self
     }
+
+    /// Records every call the pipeline runs, and its streams, in
+    /// `metrics` (see [`crate::metrics`]).
+    pub fn with_metrics(mut self, metrics: Metrics) -> ServerConfig {
+        self.metrics = Some(metrics);
+        self
+    }
 }
 
 impl Default for ServerConfig {
@@ -350,6 +362,7 @@ impl fmt::Debug for ServerConfig {
             .field("keep_alive", &self.keep_alive)
             .field("external_bindings", &self.external_bindings)
             .field("public_path_prefix", &self.public_path_prefix)
+            .field("metrics", &self.metrics)
             .finish()
     }
 }
@@ -673,7 +686,7 @@ impl<S: A2aService> A2aServer<S> {
                     self.config.max_body_size,
                     &self.challenges,
                 ) {
-                    Ok(call) => self.run(call).await,
+                    Ok(call) => self.run(call, Binding::Grpc).await,
                     Err(refused) => refused,
                 };
             }
@@ -698,7 +711,9 @@ impl<S: A2aService> A2aServer<S> {
                     &self.challenges,
                     self.config.keep_alive.as_ref(),
                 ) {
-                    Ok(jsonrpc_binding::Frame::Call(call)) => self.run(call).await,
+                    Ok(jsonrpc_binding::Frame::Call(call)) => {
+                        self.run(call, Binding::JsonRpc).await
+                    }
                     Ok(jsonrpc_binding::Frame::Batch(batch)) => self.run_batch(batch).await,
                     Err(refused) => refused,
                 };
@@ -723,7 +738,7 @@ impl<S: A2aService> A2aServer<S> {
                         &self.challenges,
                         options,
                     ) {
-                        Ok(call) => self.run(call).await,
+                        Ok(call) => self.run(call, Binding::HttpJson).await,
                         Err(refused) => refused,
                     }
                 }
@@ -737,33 +752,38 @@ impl<S: A2aService> A2aServer<S> {
     }
 
     /// Drives one framed request through the pipeline.
-    async fn run<'a, F: Framed<'a> + Send>(&self, mut call: F) -> Response<Body> {
+    async fn run<'a, F: Framed<'a> + Send>(&self, mut call: F, binding: Binding) -> Response<Body> {
         let head = call.head();
+        let meter = CallMeter::start(self.config.metrics.as_ref(), Some(binding));
         // The binding decodes and encodes in the version the caller asked
         // for (spec 3.6.2); the checks stay the pipeline's.
         let (answer, version, bearer) = match self.admit(head).await {
             Ok(cx) => {
                 let version = cx.version;
                 (
-                    self.proceed(cx, || call.decode_as(version)).await,
+                    self.proceed(cx, meter.decoding(|| call.decode_as(version)))
+                        .await,
                     Some(version),
                     None,
                 )
             }
             Err(refused) => (Err(refused.error), None, refused.bearer),
         };
-        self.challenged(call.respond_as(answer, version), bearer.as_ref())
+        self.challenged(call.respond_as(meter.finish(answer), version), bearer.as_ref())
     }
 
     /// Drives a JSON-RPC batch: admitted once, then each element through
     /// steps 5-7 in order (the `jsonrpc` binding's docs give the reasons).
     async fn run_batch(&self, batch: jsonrpc_binding::JsonRpcBatch<'_>) -> Response<Body> {
+        let meter = CallMeter::start(self.config.metrics.as_ref(), Some(Binding::JsonRpc));
         let cx = match self.admit(batch.head()).await {
             Ok(cx) => cx,
             Err(refused) => {
-                return self.challenged(batch.refuse(&refused.error), refused.bearer.as_ref())
+                let error = meter.finish(Err(refused.error)).unwrap_err();
+                return self.challenged(batch.refuse(&error), refused.bearer.as_ref());
             }
         };
+        drop(meter);
         let elements = match batch.split(&self.config.batch_limits) {
             Ok(elements) => elements,
             Err(refused) => return refused,
@@ -771,7 +791,10 @@ impl<S: A2aService> A2aServer<S> {
         let version = cx.version;
         let mut responses = Vec::with_capacity(elements.len());
         for mut element in elements {
-            let answer = self.proceed(cx.clone(), || element.decode(version)).await;
+            let meter = CallMeter::start(self.config.metrics.as_ref(), Some(Binding::JsonRpc));
+            let decode = meter.decoding(|| element.decode(version));
+            let answer = self.proceed(cx.clone(), decode).await;
+            let answer = meter.finish(answer);
             responses.push(element.respond(answer, version));
         }
         jsonrpc_binding::JsonRpcBatch::respond(responses)
@@ -835,9 +858,15 @@ impl<S: A2aService> A2aServer<S> {
     where
         F: FnOnce() -> Result<A2aRequest, A2aError>,
     {
-        let cx = self.admit(head).await.map_err(|r| r.error)?;
-        crate::pipeline::only_1_0(cx.version)?;
-        self.proceed(cx, decode).await
+        let meter = CallMeter::start(self.config.metrics.as_ref(), None);
+        let answer = match self.admit(head).await {
+            Ok(cx) => match crate::pipeline::only_1_0(cx.version) {
+                Ok(()) => self.proceed(cx, meter.decoding(decode)).await,
+                Err(err) => Err(err),
+            },
+            Err(refused) => Err(refused.error),
+        };
+        meter.finish(answer)
     }
 
     /// Steps 5-7 for an admitted caller.

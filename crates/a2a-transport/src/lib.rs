@@ -231,6 +231,7 @@ mod jsonrpc_binding;
 mod keep_alive;
 mod linger;
 mod media;
+pub mod metrics;
 mod pct;
 mod pipeline;
 mod push_send;

@@ -46,15 +46,11 @@ impl Server {
         let listener = tokio::net::TcpListener::bind(options.listen).await.unwrap();
         let addr = listener.local_addr().unwrap();
         let server = options.server(addr).unwrap();
+        let serve_options = options.serve_options_for(&server).unwrap();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let serving = a2a_hyper::serve(
-            listener,
-            server,
-            options.serve_options().unwrap(),
-            async move {
-                let _ = stopped.await;
-            },
-        );
+        let serving = a2a_hyper::serve(listener, server, serve_options, async move {
+            let _ = stopped.await;
+        });
         let task = tokio::spawn(serving);
         Server {
             addr,

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use a2a_transport::metrics::{StoreStats, StoreStatsSource};
 use a2a_types::{
     apply, Message, StreamResponse, Task, TaskCursor, TaskPushNotificationConfig, TaskState,
     Timestamp,
@@ -207,6 +208,22 @@ impl InMemoryTaskStore {
         self.entry(id).map(|e| e.lock().log.events.len())
     }
 
+    /// What it holds now, for metrics: tasks by state, their weight
+    /// against `max_store_bytes`, and the watches readers hold. Reads
+    /// every task, so it is for a scrape, not the request path.
+    pub fn stats(&self) -> StoreStats {
+        // The index lock is not held while the tasks are read.
+        let entries: Vec<Arc<Entry>> = self.index().map.values().cloned().collect();
+        let mut stats = StoreStats::new();
+        for entry in &entries {
+            stats.count(entry.lock().task.status.state);
+            stats.subscribers += entry.signal.watchers() as u64;
+        }
+        stats.bytes = self.weight() as u64;
+        stats.budget_bytes = Some(self.shared.limits.max_store_bytes as u64);
+        stats
+    }
+
     fn index(&self) -> MutexGuard<'_, Index> {
         self.shared.index.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -345,6 +362,12 @@ impl InMemoryTaskStore {
         // order of what it returns.
         tasks.sort_by(|a, b| (b.status.timestamp, &b.id).cmp(&(a.status.timestamp, &a.id)));
         TaskPage { tasks, total, next }
+    }
+}
+
+impl StoreStatsSource for InMemoryTaskStore {
+    fn store_stats(&self) -> StoreStats {
+        self.stats()
     }
 }
 
