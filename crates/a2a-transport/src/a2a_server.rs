@@ -769,7 +769,10 @@ impl<S: A2aService> A2aServer<S> {
             }
             Err(refused) => (Err(refused.error), None, refused.bearer),
         };
-        self.challenged(call.respond_as(meter.finish(answer), version), bearer.as_ref())
+        self.challenged(
+            call.respond_as(meter.finish(answer), version),
+            bearer.as_ref(),
+        )
     }
 
     /// Drives a JSON-RPC batch: admitted once, then each element through
