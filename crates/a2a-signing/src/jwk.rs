@@ -320,6 +320,32 @@ impl fmt::Debug for VerifyingKey {
 }
 
 impl VerifyingKey {
+    /// The key `jwk` holds, if it may verify `alg`: its `alg` (when
+    /// named) is `alg`, its `use` (when named) is `sig` (RFC 7517 4.2,
+    /// 4.4), and its type fits the algorithm. `signed` names what carries
+    /// `alg` ("the token", "the signature") in the reason of a refusal.
+    pub(crate) fn for_algorithm(
+        jwk: &Jwk,
+        alg: Algorithm,
+        signed: &str,
+    ) -> Result<VerifyingKey, String> {
+        if let Some(named) = jwk.alg.as_deref() {
+            if named != alg.name() {
+                return Err(format!("the key is for {named}, {signed} says {alg}"));
+            }
+        }
+        if let Some(use_) = jwk.use_.as_deref() {
+            if use_ != "sig" {
+                return Err(format!("the key's use is {use_:?}, not \"sig\""));
+            }
+        }
+        let key = VerifyingKey::from_jwk(jwk).map_err(|e| e.to_string())?;
+        if !key.supports(alg) {
+            return Err(format!("a {} key cannot verify {alg}", key.kind()));
+        }
+        Ok(key)
+    }
+
     /// The public key of a JWK (its private members, if any, are ignored).
     ///
     /// # Errors

@@ -394,25 +394,7 @@ impl<R: KeyResolver> Verifier<R> {
             .resolve(header)
             .ok_or_else(|| SignatureError::UnknownKey(kid()))?;
         let mismatch = |why: String| SignatureError::KeyMismatch { kid: kid(), why };
-        if let Some(named) = jwk.alg.as_deref() {
-            if named != alg.name() {
-                return Err(mismatch(format!(
-                    "the key is for {named}, the signature says {alg}"
-                )));
-            }
-        }
-        if let Some(use_) = jwk.use_.as_deref() {
-            if use_ != "sig" {
-                return Err(mismatch(format!("the key's use is {use_:?}, not \"sig\"")));
-            }
-        }
-        let key = VerifyingKey::from_jwk(&jwk).map_err(|e| mismatch(e.to_string()))?;
-        if !key.supports(alg) {
-            return Err(mismatch(format!(
-                "a {} key cannot verify {alg}",
-                key.kind()
-            )));
-        }
+        let key = VerifyingKey::for_algorithm(&jwk, alg, "the signature").map_err(mismatch)?;
         for (form, payload) in forms {
             match verify_bytes(&key, alg, &signing_input(&s.protected, payload), &sig) {
                 Checked::Valid => return Ok(*form),
