@@ -58,12 +58,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use a2a_transport::client::HttpClient;
-use a2a_transport::server::{AuthOutcome, AuthRequest, Authenticator, BearerError};
+use a2a_transport::server::{authorization, AuthOutcome, AuthRequest, Authenticator, BearerError};
 use a2a_transport::{BoxFuture, Principal};
 use a2a_types::{AgentCard, SecurityRequirement};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use http::header::AUTHORIZATION;
 use http::HeaderMap;
 
 use crate::client::{fetch_jwks, get_limited, RemoteJwks};
@@ -754,30 +753,16 @@ fn origin(url: &str) -> Option<(String, String)> {
 /// 2.1): `Ok(None)` without one (or with another scheme), `Err` when the
 /// field is repeated or not text.
 fn bearer(headers: &HeaderMap) -> Result<Option<&str>, String> {
-    let mut values = headers.get_all(AUTHORIZATION).iter();
-    let Some(value) = values.next() else {
-        return Ok(None);
-    };
-    if values.next().is_some() {
-        return Err("more than one Authorization header".to_owned());
+    match authorization(headers, "Bearer")? {
+        Some("") => Err("the bearer token is empty".to_owned()),
+        token => Ok(token),
     }
-    let text = value
-        .to_str()
-        .map_err(|_| "the Authorization header is not visible ASCII".to_owned())?;
-    let text = text.trim_matches(|c| c == ' ' || c == '\t');
-    let (name, rest) = text.split_once(' ').unwrap_or((text, ""));
-    if !name.eq_ignore_ascii_case("Bearer") {
-        return Ok(None);
-    }
-    let token = rest.trim_start_matches(' ');
-    if token.is_empty() {
-        return Err("the bearer token is empty".to_owned());
-    }
-    Ok(Some(token))
 }
 
 #[cfg(test)]
 mod tests {
+    use http::header::AUTHORIZATION;
+
     use super::*;
 
     #[test]

@@ -308,10 +308,12 @@ fn lookup<'s>(pairs: &'s [(String, String)], secret: &[u8]) -> Option<&'s str> {
 }
 
 /// The credentials of the one `Authorization` field if it uses `scheme`
-/// (case-insensitive): `Ok(None)` when there is no such field or it uses
-/// another scheme, `Err` when there are several fields or the value is
-/// not text.
-fn authorization<'h>(headers: &'h HeaderMap, scheme: &str) -> Result<Option<&'h str>, String> {
+/// (case-insensitive, RFC 9110 section 11.6.2): `Ok(None)` when there is
+/// no such field or it uses another scheme, `Err` with the reason when
+/// there are several fields or the value is not text. For
+/// authenticators outside this crate (a JWT validator, say) to read the
+/// field by the same rule as [`BearerAuth`] and [`BasicAuth`].
+pub fn authorization<'h>(headers: &'h HeaderMap, scheme: &str) -> Result<Option<&'h str>, String> {
     let mut values = headers.get_all(AUTHORIZATION).iter();
     let Some(value) = values.next() else {
         return Ok(None);

@@ -329,9 +329,9 @@ pub mod server {
 
     pub use crate::a2a_server::{A2aServer, ConfigError, ServerConfig, DEFAULT_MAX_BODY_SIZE};
     pub use crate::auth::{
-        challenges, challenges_with_error, security_required, AnyOf, ApiKeyAuth, AuthConfigError,
-        AuthOutcome, AuthRequest, Authenticator, BasicAuth, BearerAuth, BearerError,
-        BearerErrorCode,
+        authorization, challenges, challenges_with_error, security_required, AnyOf, ApiKeyAuth,
+        AuthConfigError, AuthOutcome, AuthRequest, Authenticator, BasicAuth, BearerAuth,
+        BearerError, BearerErrorCode,
     };
     pub use crate::body::{keep_alive_frame, Body, Chunk, ChunkStream, FrameStream, Trailed};
     pub use crate::card::{
