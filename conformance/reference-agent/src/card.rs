@@ -51,9 +51,15 @@ pub(crate) fn public_card(config: &AgentConfig) -> AgentCard {
         card.security_schemes.insert(
             scheme.clone(),
             SecurityScheme::HttpAuth(HTTPAuthSecurityScheme {
-                description: "A bearer token given to the agent with --bearer".to_owned(),
+                description: if config.bearer_format == "JWT" {
+                    "A bearer JWT (RFC 7519) from the issuer given to the agent with \
+                     --jwt-issuer, or a token given with --bearer"
+                } else {
+                    "A bearer token given to the agent with --bearer"
+                }
+                .to_owned(),
                 scheme: "Bearer".to_owned(),
-                bearer_format: String::new(),
+                bearer_format: config.bearer_format.clone(),
             }),
         );
         let mut schemes = BTreeMap::new();

@@ -418,6 +418,9 @@ impl Options {
         if !self.bearer_tokens.is_empty() || self.jwt.enabled() {
             config = config.with_bearer_scheme("bearer");
         }
+        if self.jwt.enabled() {
+            config.bearer_format = "JWT".to_owned();
+        }
         if !self.bearer_tokens.is_empty() {
             let mut bearer = BearerAuth::new("bearer");
             for (i, token) in self.bearer_tokens.iter().enumerate() {

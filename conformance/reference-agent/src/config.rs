@@ -35,6 +35,10 @@ pub struct AgentConfig {
     /// the host authenticates callers. Setting it also declares
     /// `capabilities.extendedAgentCard` (spec 3.1.11, 13.3).
     pub bearer_scheme: Option<String>,
+    /// The bearer scheme's `bearerFormat` (proto `HTTPAuthSecurityScheme`):
+    /// `JWT` when callers present JWTs (`--jwt-*`), empty when the tokens
+    /// are opaque (`--bearer` only).
+    pub bearer_format: String,
     /// Webhook targets admitted although they are not public addresses
     /// (spec 13.2), e.g. a receiver on loopback in tests.
     pub push_allowlist: Allowlist,
@@ -72,6 +76,7 @@ impl Default for AgentConfig {
             streaming: true,
             push_notifications: true,
             bearer_scheme: None,
+            bearer_format: String::new(),
             push_allowlist: Allowlist::new(),
             limits: Limits::default(),
             push: PushPolicy::default(),

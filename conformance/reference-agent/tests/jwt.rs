@@ -62,6 +62,25 @@ async fn jwt_flags_authenticate_each_subject() {
         panic!("the flags do not parse");
     };
     let server = options.server("127.0.0.1:9".parse().unwrap()).unwrap();
+    // The card tells clients what the bearer token is (proto
+    // HTTPAuthSecurityScheme.bearer_format).
+    let card = server
+        .handle(
+            http::Request::get("/.well-known/agent-card.json")
+                .body(Bytes::new())
+                .unwrap(),
+        )
+        .await;
+    let card: Value = serde_json::from_slice(&card.into_body().into_bytes().unwrap()).unwrap();
+    let scheme = &card["securitySchemes"]["bearer"]["httpAuthSecurityScheme"];
+    assert_eq!(scheme["bearerFormat"], "JWT", "{card}");
+    assert!(
+        scheme["description"]
+            .as_str()
+            .unwrap()
+            .contains("--jwt-issuer"),
+        "{card}"
+    );
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap()
