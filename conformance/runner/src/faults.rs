@@ -167,6 +167,7 @@ faults! {
     "id-not-echoed", Http(IdNotEchoed), "answers JSON-RPC requests with id null";
     "undeclared-streaming-served", Http(UndeclaredStreaming), "serves streaming although its card says it does not";
     "auth-not-enforced", Http(AuthNotEnforced), "serves callers without credentials";
+    "challenge-error-dropped", Http(ChallengeErrorDropped), "answers a bearer token it does not accept with a bare Bearer challenge, no error=\"invalid_token\"";
     "notification-answered", Http(NotificationAnswered), "answers a JSON-RPC notification with a -32600 body";
     "batch-refused", Http(BatchRefused), "answers every JSON-RPC batch with one -32600";
     "utf8-invalid-request", Http(Utf8InvalidRequest), "answers invalid UTF-8 with -32600 instead of -32700";
@@ -344,6 +345,7 @@ enum HttpFault {
     IdNotEchoed,
     UndeclaredStreaming,
     AuthNotEnforced,
+    ChallengeErrorDropped,
     NotificationAnswered,
     BatchRefused,
     Utf8InvalidRequest,
@@ -790,6 +792,21 @@ impl HttpClient for FaultyHttp {
             match fault {
                 HttpFault::NoEtag => {
                     parts.headers.remove(http::header::ETAG);
+                }
+                HttpFault::ChallengeErrorDropped => {
+                    // Each challenge cut back to its scheme and realm.
+                    let bare: Vec<http::HeaderValue> = parts
+                        .headers
+                        .get_all(http::header::WWW_AUTHENTICATE)
+                        .iter()
+                        .filter_map(|v| v.to_str().ok())
+                        .filter_map(|v| v.split(", error=").next())
+                        .filter_map(|v| http::HeaderValue::from_str(v).ok())
+                        .collect();
+                    parts.headers.remove(http::header::WWW_AUTHENTICATE);
+                    for value in bare {
+                        parts.headers.append(http::header::WWW_AUTHENTICATE, value);
+                    }
                 }
                 HttpFault::WrongHttpStatus if parts.status == StatusCode::NOT_FOUND => {
                     parts.status = StatusCode::INTERNAL_SERVER_ERROR;

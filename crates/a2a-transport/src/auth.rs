@@ -279,7 +279,7 @@ pub enum AuthConfigError {
     InvalidName(String),
 }
 
-fn boxed<'a>(outcome: AuthOutcome) -> BoxFuture<'a, AuthOutcome> {
+fn boxed<'a, T: Send + 'a>(outcome: T) -> BoxFuture<'a, T> {
     Box::pin(std::future::ready(outcome))
 }
 
@@ -380,19 +380,27 @@ impl BearerAuth {
         self
     }
 
-    fn outcome(&self, headers: &HeaderMap) -> AuthOutcome {
+    /// The outcome, and for a token that is sent but not accepted the
+    /// `invalid_token` error its challenge carries (RFC 6750 section 3.1:
+    /// the client then knows to get a new token rather than to send one).
+    fn outcome(&self, headers: &HeaderMap) -> (AuthOutcome, Option<BearerError>) {
         let token = match authorization(headers, "Bearer") {
             Ok(Some(token)) => token,
-            Ok(None) => return AuthOutcome::Anonymous,
-            Err(why) => return AuthOutcome::Unauthenticated(why),
+            Ok(None) => return (AuthOutcome::Anonymous, None),
+            Err(why) => return (AuthOutcome::Unauthenticated(why), None),
         };
-        if token.is_empty() {
-            return AuthOutcome::Unauthenticated("the bearer token is empty".to_owned());
-        }
-        match lookup(&self.tokens, token.as_bytes()) {
-            Some(id) => AuthOutcome::Authenticated(Principal::new(id, self.scheme.clone())),
-            None => AuthOutcome::Unauthenticated("the bearer token is not valid".to_owned()),
-        }
+        let why = if token.is_empty() {
+            "the bearer token is empty"
+        } else if let Some(id) = lookup(&self.tokens, token.as_bytes()) {
+            let principal = Principal::new(id, self.scheme.clone());
+            return (AuthOutcome::Authenticated(principal), None);
+        } else {
+            "the bearer token is not valid"
+        };
+        (
+            AuthOutcome::Unauthenticated(why.to_owned()),
+            Some(BearerError::invalid_token(why)),
+        )
     }
 }
 
@@ -407,6 +415,13 @@ impl fmt::Debug for BearerAuth {
 
 impl Authenticator for BearerAuth {
     fn authenticate<'a>(&'a self, request: AuthRequest<'a>) -> BoxFuture<'a, AuthOutcome> {
+        boxed(self.outcome(request.headers).0)
+    }
+
+    fn authenticate_with_challenge<'a>(
+        &'a self,
+        request: AuthRequest<'a>,
+    ) -> BoxFuture<'a, (AuthOutcome, Option<BearerError>)> {
         boxed(self.outcome(request.headers))
     }
 }
@@ -1201,11 +1216,14 @@ mod tests {
             run2(&[("x-jwt", "1")]).1,
             Some(BearerError::invalid_token("bad"))
         );
-        // BearerAuth refused first: its refusal wins, without an error.
+        // BearerAuth refused first: its refusal wins, with its own error.
         let (outcome, error) = run2(&[("authorization", "Bearer nope"), ("x-jwt", "1")]);
         assert!(matches!(outcome, AuthOutcome::Unauthenticated(_)));
-        assert_eq!(error, None);
-        // The default method adds nothing.
+        assert_eq!(
+            error,
+            Some(BearerError::invalid_token("the bearer token is not valid"))
+        );
+        // No token: no error (RFC 6750 section 3.1).
         let (m, u, e) = (Method::GET, Uri::from_static("/"), Extensions::new());
         let h = HeaderMap::new();
         let b = BearerAuth::new("b");

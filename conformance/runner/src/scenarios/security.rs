@@ -21,6 +21,9 @@ pub(crate) fn list() -> Vec<Scenario> {
             "a request with invalid credentials is rejected", invalid_credentials),
         scenario!("auth.challenge", "3.3.2", Should, Kind::Wire(BOTH),
             "a 401 says which scheme is required (WWW-Authenticate)", challenge),
+        scenario!("auth.invalid-token-challenge", "3.3.2", Should, Kind::Wire(BOTH),
+            "a 401 to a bearer token it does not accept says error=\"invalid_token\" (RFC 6750 section 3.1)",
+            invalid_token_challenge),
         scenario!("scope.get", "13.1", Must, Kind::Behaviour,
             "another caller's task is not found by GetTask", scope_get, tck = ["CORE-GET-002"]),
         scenario!("scope.list", "13.1", Must, Kind::Behaviour,
@@ -105,6 +108,44 @@ async fn challenge(cx: &Ctx<'_>) -> Check {
         reply.headers.contains_key(http::header::WWW_AUTHENTICATE),
         "a WWW-Authenticate challenge with the 401",
         "none",
+    )
+}
+
+/// RFC 6750 section 3.1: a `Bearer` challenge answering a token that was
+/// sent carries `error="invalid_token"`, so that the client fetches a new
+/// token instead of asking its user for one.
+async fn invalid_token_challenge(cx: &Ctx<'_>) -> Check {
+    needs_auth(cx)?;
+    let mut req = get_req(cx, &format!("t-{}", cx.nonce()))?;
+    for name in cx.auth_headers().keys() {
+        req = req.without(name.as_str());
+    }
+    let reply = req
+        .header("authorization", "Bearer certainly-not-a-valid-token")
+        .send(cx)
+        .await?;
+    if reply.status.as_u16() != 401 {
+        return Err(skip(format!(
+            "the agent answers {} rather than 401",
+            reply.status.as_u16()
+        )));
+    }
+    let bearer: Vec<&str> = reply
+        .headers
+        .get_all(http::header::WWW_AUTHENTICATE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter(|v| v.len() >= 6 && v[..6].eq_ignore_ascii_case("bearer"))
+        .collect();
+    if bearer.is_empty() {
+        return Err(skip("the 401 carries no Bearer challenge"));
+    }
+    ensure(
+        bearer
+            .iter()
+            .any(|c| c.contains(r#"error="invalid_token""#)),
+        r#"a Bearer challenge with error="invalid_token""#,
+        bearer.join(" | "),
     )
 }
 
