@@ -193,3 +193,112 @@ async fn grpc_burst_is_resource_exhausted_with_retry_info() {
     let (_, status) = grpc_send(agent.addr, "bob-token").await;
     assert!(matches!(status, GrpcStatus::Ok), "{status:?}");
 }
+
+/// Answers GetTask and SendMessage.
+struct Tasks;
+
+impl a2a_transport::A2aService for Tasks {
+    fn get_task<'a>(
+        &'a self,
+        _: &'a a2a_transport::CallContext,
+        request: a2a_types::GetTaskRequest,
+    ) -> a2a_transport::BoxFuture<'a, Result<a2a_types::Task, a2a_types::A2aError>> {
+        Box::pin(async move {
+            Ok(a2a_types::Task::new(
+                request.id,
+                "c-1",
+                a2a_types::TaskState::Completed,
+            ))
+        })
+    }
+
+    fn send_message<'a>(
+        &'a self,
+        _: &'a a2a_transport::CallContext,
+        _: SendMessageRequest,
+    ) -> a2a_transport::BoxFuture<'a, Result<a2a_types::SendMessageResponse, a2a_types::A2aError>>
+    {
+        Box::pin(async {
+            Ok(a2a_types::Task::new("t-1", "c-1", a2a_types::TaskState::Completed).into())
+        })
+    }
+}
+
+/// Our client, with `with_retry_after` on, waits out the agent's delay
+/// and succeeds on an idempotent GetTask, returns a non-idempotent
+/// SendMessage's refusal at once, and returns a refusal whose delay is
+/// over its maximum instead of waiting.
+#[tokio::test]
+async fn the_client_waits_out_retry_after_for_idempotent_calls_only() {
+    use a2a_transport::client::{ResilientTransport, RetryPolicy};
+    use a2a_transport::{A2aServer, A2aService, Binding, CallContext, HttpTransport};
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    let limit = RateLimit::every(Duration::from_millis(800));
+    let config = server_config().with_rate_limit(rate_limiter(limit));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut card = support::card();
+    card.capabilities = Default::default();
+    let server = Arc::new(A2aServer::new(Tasks, card, config).unwrap());
+    let (_stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(a2a_hyper::serve(
+        listener,
+        server,
+        a2a_hyper::ServeOptions::default(),
+        async {
+            let _ = stopped.await;
+        },
+    ));
+    let url = format!("http://{addr}/");
+    let client = |max_delay| {
+        let transport =
+            HttpTransport::new(a2a_hyper::HyperClient::new(), Binding::JsonRpc, &url).unwrap();
+        ResilientTransport::new(transport, a2a_hyper::TokioTimer).with_retry_after(
+            RetryPolicy::new()
+                .with_max_attempts(2)
+                .with_max_delay(max_delay),
+        )
+    };
+    let patient = client(Duration::from_secs(5));
+    let cx = CallContext::new();
+    let get = a2a_types::GetTaskRequest {
+        id: "t-9".into(),
+        ..Default::default()
+    };
+    patient.get_task(&cx, get.clone()).await.unwrap();
+
+    // Refused (the bucket is empty for 800 ms), waited, then answered.
+    let started = Instant::now();
+    let task = patient.get_task(&cx, get.clone()).await.unwrap();
+    assert_eq!(task.id, "t-9");
+    // Retry-After is whole seconds (rounded up), the body's RetryInfo
+    // exact: the client waits the exact delay, most of 800 ms.
+    assert!(
+        started.elapsed() >= Duration::from_millis(600),
+        "{:?}",
+        started.elapsed()
+    );
+
+    // SendMessage is not idempotent: the refusal comes back at once.
+    let started = Instant::now();
+    let err = patient
+        .send_message(
+            &cx,
+            SendMessageRequest::new(Message::user_text("m-1", "hi")),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::RateLimited);
+    assert_eq!(err.received_status(), Some(429));
+    assert!(err.retry_delay().is_some());
+    assert!(started.elapsed() < Duration::from_millis(400));
+
+    // A delay over the client's maximum is returned, not waited.
+    let hasty = client(Duration::from_millis(10));
+    let started = Instant::now();
+    let err = hasty.get_task(&cx, get).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::RateLimited);
+    assert!(started.elapsed() < Duration::from_millis(400));
+}
