@@ -83,6 +83,11 @@ USAGE: a2a-reference-agent [OPTIONS]
                          (calls by operation, binding and outcome, latencies, open
                          streams, push deliveries and retries, tasks by state, store
                          bytes against --max-store-mb); off by default (404 there)
+  --rate-limit <n>       at most <n> calls per second per caller (its principal, or its
+                         address when anonymous): over it, 429 with Retry-After
+                         (gRPC RESOURCE_EXHAUSTED with RetryInfo); off by default
+  --rate-limit-burst <n> with --rate-limit: calls a caller may make at once
+                         (default: the --rate-limit value, one second's worth)
   --quiet                no request log
   -h, --help             this text
 
@@ -133,6 +138,10 @@ pub struct Options {
     pub fire_and_forget: bool,
     /// `--metrics`: serve `/metrics`.
     pub metrics: bool,
+    /// `--rate-limit`: calls per second per caller.
+    pub rate_limit: Option<u32>,
+    /// `--rate-limit-burst`: the bucket size (default the rate).
+    pub rate_limit_burst: Option<u32>,
     /// `--draft-1-1`: serve the A2A 1.1 draft too.
     #[cfg(feature = "draft-1-1")]
     pub draft_1_1: bool,
@@ -160,6 +169,8 @@ impl Default for Options {
             lease: Duration::from_secs(30),
             fire_and_forget: false,
             metrics: false,
+            rate_limit: None,
+            rate_limit_burst: None,
             #[cfg(feature = "draft-1-1")]
             draft_1_1: false,
         }
@@ -243,6 +254,20 @@ impl Options {
                 "--v0-3" => o.v0_3 = true,
                 "--fire-and-forget" => o.fire_and_forget = true,
                 "--metrics" => o.metrics = true,
+                "--rate-limit" => {
+                    let rate: u32 = number("--rate-limit", &value("--rate-limit")?)?;
+                    if rate == 0 {
+                        return Err("--rate-limit must be at least 1".to_owned());
+                    }
+                    o.rate_limit = Some(rate);
+                }
+                "--rate-limit-burst" => {
+                    let burst: u32 = number("--rate-limit-burst", &value("--rate-limit-burst")?)?;
+                    if burst == 0 {
+                        return Err("--rate-limit-burst must be at least 1".to_owned());
+                    }
+                    o.rate_limit_burst = Some(burst);
+                }
                 #[cfg(feature = "draft-1-1")]
                 "--draft-1-1" => o.draft_1_1 = true,
                 "--lease" => {
@@ -471,6 +496,9 @@ impl Options {
             let path = url.parse::<http::Uri>().map(|u| u.path().to_owned());
             server_config = server_config.with_public_path_prefix(path.unwrap_or_default());
         }
+        if let Some(limit) = self.rate_limit() {
+            server_config = server_config.with_rate_limit(a2a_hyper::rate_limiter(limit));
+        }
         match (auth, self.jwt.authenticator("bearer", &card)) {
             (Some(b), Some(j)) => {
                 server_config = server_config.with_authenticator(AnyOf::new().with(j).with(b))
@@ -482,6 +510,15 @@ impl Options {
         A2aServer::new(agent, card, server_config)
             .map(Arc::new)
             .map_err(|e| format!("cannot configure the server: {e}"))
+    }
+
+    /// The rate limit `--rate-limit` and `--rate-limit-burst` ask for.
+    pub fn rate_limit(&self) -> Option<a2a_transport::server::RateLimit> {
+        let rate = self.rate_limit?;
+        Some(
+            a2a_transport::server::RateLimit::per_second(rate)
+                .with_burst(self.rate_limit_burst.unwrap_or(rate)),
+        )
     }
 
     /// How the server runs: a request log on stderr unless `--quiet`, and
@@ -578,6 +615,22 @@ mod tests {
         assert!(!run(&[]).fire_and_forget);
         assert!(parse(&["--lease", "0"]).is_err());
         assert!(parse(&["--store"]).is_err());
+    }
+
+    #[test]
+    fn rate_limit_is_off_unless_asked_and_the_burst_defaults_to_the_rate() {
+        assert_eq!(run(&[]).rate_limit(), None);
+        let limit = run(&["--rate-limit", "4"]).rate_limit().unwrap();
+        assert_eq!(limit.interval(), Duration::from_millis(250));
+        assert_eq!(limit.burst(), 4);
+        let limit = run(&["--rate-limit", "4", "--rate-limit-burst", "10"])
+            .rate_limit()
+            .unwrap();
+        assert_eq!(limit.burst(), 10);
+        assert!(parse(&["--rate-limit", "0"]).is_err());
+        assert!(parse(&["--rate-limit", "x"]).is_err());
+        assert!(parse(&["--rate-limit-burst", "0"]).is_err());
+        assert!(USAGE.contains("--rate-limit <n>"));
     }
 
     #[test]

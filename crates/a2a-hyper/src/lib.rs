@@ -103,6 +103,6 @@ pub use limits::{HostLimits, ServeStats};
 pub use push::{HttpPushSender, Resolver};
 pub use runtime::TokioRuntime;
 pub use server::{
-    raise_fd_limit, serve, server_config, AcceptLogFn, LogFn, RequestLog, ServeOptions, TokioTimer,
-    DEFAULT_KEEP_ALIVE,
+    raise_fd_limit, rate_limiter, serve, server_config, AcceptLogFn, InstantClock, LogFn,
+    RequestLog, ServeOptions, TokioTimer, DEFAULT_KEEP_ALIVE,
 };

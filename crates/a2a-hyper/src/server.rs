@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use a2a_transport::server::{Linger, TowerService};
+use a2a_transport::server::{Linger, PeerAddr, RateLimit, RateLimiter, TowerService};
 use a2a_transport::{client::Timer, A2aServer, A2aService, BoxFuture, ServerConfig};
 use http::{Method, Request, StatusCode, Version};
 use hyper::body::Incoming;
@@ -75,6 +75,46 @@ pub fn server_config() -> ServerConfig {
     ServerConfig::new()
         .with_keep_alive(DEFAULT_KEEP_ALIVE, TokioTimer)
         .with_linger(Linger::new().with_max_time(Linger::DEFAULT_MAX_TIME, TokioTimer))
+}
+
+/// Tokio's `Instant` (std's monotonic clock) as the core's clock: the time since the
+/// clock was made.
+#[derive(Debug, Clone, Copy)]
+pub struct InstantClock(Instant);
+
+impl InstantClock {
+    /// A clock whose origin is now.
+    pub fn new() -> InstantClock {
+        InstantClock(Instant::now())
+    }
+}
+
+impl Default for InstantClock {
+    fn default() -> InstantClock {
+        InstantClock::new()
+    }
+}
+
+impl a2a_transport::metrics::MonotonicClock for InstantClock {
+    fn now(&self) -> Duration {
+        self.0.elapsed()
+    }
+}
+
+/// A [`RateLimiter`] applying `limit` on this host's clock, for
+/// [`ServerConfig::with_rate_limit`]. [`serve`] puts each connection's
+/// peer address in the request ([`PeerAddr`]), so anonymous callers are
+/// limited by address; authenticated ones by principal.
+///
+/// ```
+/// use a2a_transport::server::RateLimit;
+///
+/// let config = a2a_hyper::server_config()
+///     .with_rate_limit(a2a_hyper::rate_limiter(RateLimit::per_second(20).with_burst(40)));
+/// assert_eq!(config.rate_limit.map(|l| l.limit().burst()), Some(40));
+/// ```
+pub fn rate_limiter(limit: RateLimit) -> RateLimiter {
+    RateLimiter::new(limit, Arc::new(InstantClock::new()))
 }
 
 /// What [`serve`] reports of each request, when asked to
@@ -419,7 +459,9 @@ pub async fn serve<S>(
             (options.log.clone(), Arc::clone(&budget), options.stats());
         let tracked = Arc::clone(&conn);
         let statics = Arc::clone(&options.statics);
-        let service = service_fn(move |request: Request<Incoming>| {
+        let service = service_fn(move |mut request: Request<Incoming>| {
+            // The rate limiter keys anonymous callers by it.
+            request.extensions_mut().insert(PeerAddr(peer));
             let in_flight = tracked.begin();
             let (mut tower, log) = (tower.clone(), log.clone());
             let found = static_response(&statics, &request);

@@ -5,8 +5,8 @@
 use std::fmt;
 
 use a2a_types::{
-    A2aError, BadRequest, ErrorCode, ErrorDetail, ErrorInfo, ErrorKind, FieldViolation,
-    BAD_REQUEST_TYPE, ERROR_INFO_TYPE,
+    A2aError, BadRequest, ErrorCode, ErrorDetail, ErrorInfo, ErrorKind, FieldViolation, RetryInfo,
+    BAD_REQUEST_TYPE, ERROR_INFO_TYPE, RETRY_INFO_TYPE,
 };
 use base64::Engine as _;
 use prost::Message as _;
@@ -92,7 +92,7 @@ impl fmt::Display for GrpcCode {
 /// error table, its message, and its details as `Any`s, with the A2A
 /// `ErrorInfo` first whenever the kind is known (as on HTTP+JSON, 11.6).
 ///
-/// `ErrorInfo` and `BadRequest` are encoded as their messages. Another
+/// `ErrorInfo`, `BadRequest` and `RetryInfo` are encoded as their messages. Another
 /// detail is carried only if it is the form [`status_from_proto`] gives an
 /// unknown `Any` (`{"@type": URL, "value": "<base64>"}`); a detail that
 /// arrived as JSON with fields of a message this crate does not know has no
@@ -138,6 +138,16 @@ fn detail_to_any(detail: &ErrorDetail) -> Option<prost_types::Any> {
             }
             .encode_to_vec(),
         }),
+        ErrorDetail::RetryInfo(info) => Some(prost_types::Any {
+            type_url: RETRY_INFO_TYPE.to_owned(),
+            value: rpc::RetryInfo {
+                retry_delay: Some(prost_types::Duration {
+                    seconds: i64::try_from(info.retry_delay.as_secs()).unwrap_or(i64::MAX),
+                    nanos: info.retry_delay.subsec_nanos() as i32,
+                }),
+            }
+            .encode_to_vec(),
+        }),
         ErrorDetail::Other(map) => {
             let type_url = map.get("@type")?.as_str()?;
             let value = map.get("value")?.as_str()?;
@@ -160,7 +170,8 @@ fn detail_to_any(detail: &ErrorDetail) -> Option<prost_types::Any> {
 ///
 /// The kind comes from the A2A `ErrorInfo` reason (several kinds share a
 /// gRPC code, spec 5.4); without one, from the code where it is
-/// unambiguous (`UNAUTHENTICATED`, `PERMISSION_DENIED`, `INTERNAL`), else
+/// unambiguous (`UNAUTHENTICATED`, `PERMISSION_DENIED`,
+/// `RESOURCE_EXHAUSTED`, `INTERNAL`), else
 /// the error is [`ErrorKind::Unknown`]. `ErrorInfo` and `BadRequest`
 /// details are decoded; any other `Any` (or one whose bytes do not decode)
 /// is kept as `{"@type": URL, "value": "<base64>"}`, which
@@ -174,6 +185,7 @@ pub fn status_from_proto(status: rpc::Status) -> A2aError {
     let kind = by_reason.unwrap_or(match code {
         GrpcCode::UNAUTHENTICATED => ErrorKind::Unauthenticated,
         GrpcCode::PERMISSION_DENIED => ErrorKind::PermissionDenied,
+        GrpcCode::RESOURCE_EXHAUSTED => ErrorKind::RateLimited,
         GrpcCode::INTERNAL => ErrorKind::Internal,
         _ => ErrorKind::Unknown,
     });
@@ -219,6 +231,17 @@ fn detail_from_any(any: prost_types::Any) -> ErrorDetail {
                 });
             }
         }
+        RETRY_INFO_TYPE => {
+            let delay = rpc::RetryInfo::decode(any.value.as_slice())
+                .ok()
+                .and_then(|r| r.retry_delay)
+                .filter(|d| d.seconds >= 0 && (0..1_000_000_000).contains(&d.nanos));
+            if let Some(d) = delay {
+                return ErrorDetail::RetryInfo(RetryInfo {
+                    retry_delay: std::time::Duration::new(d.seconds as u64, d.nanos as u32),
+                });
+            }
+        }
         _ => {}
     }
     let mut map = Map::new();
@@ -233,6 +256,36 @@ fn detail_from_any(any: prost_types::Any) -> ErrorDetail {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A rate-limit refusal is `RESOURCE_EXHAUSTED` (8) with its
+    /// `RetryInfo` as a protobuf message, read back exactly.
+    #[test]
+    fn rate_limited_carries_retry_info() {
+        let err = A2aError::rate_limited(std::time::Duration::from_millis(2250));
+        let status = status_to_proto(&err);
+        assert_eq!(status.code, 8);
+        let any = status
+            .details
+            .iter()
+            .find(|a| a.type_url == RETRY_INFO_TYPE)
+            .expect("a RetryInfo detail");
+        let info = rpc::RetryInfo::decode(any.value.as_slice()).unwrap();
+        let delay = info.retry_delay.unwrap();
+        assert_eq!((delay.seconds, delay.nanos), (2, 250_000_000));
+        let back = status_from_proto(status);
+        assert_eq!(back.kind(), ErrorKind::RateLimited);
+        assert_eq!(
+            back.retry_delay(),
+            Some(std::time::Duration::from_millis(2250))
+        );
+        // Without an ErrorInfo the code alone names the kind.
+        let bare = status_from_proto(rpc::Status {
+            code: 8,
+            message: String::new(),
+            details: Vec::new(),
+        });
+        assert_eq!(bare.kind(), ErrorKind::RateLimited);
+    }
 
     #[test]
     fn every_kind_has_a_canonical_code() {

@@ -32,6 +32,7 @@ use crate::linger::Linger;
 use crate::metrics::{CallMeter, Metrics};
 use crate::pipeline::{next_event, Answer, CallHead, Framed};
 use crate::query::{QueryConfig, QueryParams};
+use crate::rate_limit::{PeerAddr, RateLimiter};
 use crate::resilient::Timer;
 use crate::route::{BasePathError, RouteError, RouteTable, Router};
 use crate::service::{dispatch, A2aService, BoxFuture, CallContext, Principal};
@@ -142,6 +143,12 @@ pub struct ServerConfig {
     /// Where the pipeline records its calls and streams
     /// ([`crate::metrics`]). Default `None`: nothing is recorded.
     pub metrics: Option<Metrics>,
+    /// The per-caller rate limit, checked right after authentication and
+    /// before the request body is decoded (spec 13.4); a caller over it is
+    /// answered `RateLimitedError` with its retry delay (429 and
+    /// `Retry-After` on HTTP, `RESOURCE_EXHAUSTED` with `RetryInfo` on
+    /// gRPC). Default `None`: no limit.
+    pub rate_limit: Option<Arc<RateLimiter>>,
 }
 
 impl ServerConfig {
@@ -170,6 +177,7 @@ impl ServerConfig {
             external_bindings: Vec::new(),
             public_path_prefix: String::new(),
             metrics: None,
+            rate_limit: None,
         }
     }
 
@@ -328,6 +336,13 @@ impl ServerConfig {
         self.metrics = Some(metrics);
         self
     }
+
+    /// Limits each caller's calls with `limiter` (see
+    /// [`rate_limit`](ServerConfig::rate_limit)).
+    pub fn with_rate_limit(mut self, limiter: RateLimiter) -> ServerConfig {
+        self.rate_limit = Some(Arc::new(limiter));
+        self
+    }
 }
 
 impl Default for ServerConfig {
@@ -363,6 +378,7 @@ impl fmt::Debug for ServerConfig {
             .field("external_bindings", &self.external_bindings)
             .field("public_path_prefix", &self.public_path_prefix)
             .field("metrics", &self.metrics)
+            .field("rate_limit", &self.rate_limit)
             .finish()
     }
 }
@@ -930,6 +946,15 @@ impl<S: A2aService> A2aServer<S> {
     /// returns has everything but the tenant.
     async fn admit(&self, head: CallHead<'_>) -> Result<CallContext, Refusal> {
         let principal = self.authenticate(head).await?;
+        if let Some(limiter) = &self.config.rate_limit {
+            let request = head.auth_request();
+            let key = limiter.key(
+                principal.as_ref(),
+                request.headers,
+                request.extensions.get::<PeerAddr>(),
+            );
+            limiter.check(&key).map_err(A2aError::rate_limited)?;
+        }
         let headers = head.metadata();
         let version = negotiate_version(&self.config.versions, headers, head.query())?;
         let requested = RequestedExtensions::from_request(

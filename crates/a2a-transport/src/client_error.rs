@@ -238,8 +238,21 @@ pub fn www_authenticate(error: &A2aError) -> Option<&str> {
 }
 
 /// Adds the challenges of `headers` to `error` when it is an
-/// authentication error and the response carried any.
+/// authentication error and the response carried any, and the delay of a
+/// `Retry-After` in delta-seconds (RFC 9110 section 10.2.3; an HTTP-date
+/// is not read, the core reads no clock) on a 429 or 503 as its
+/// `RetryInfo` ([`A2aError::retry_delay`]), unless the body gave one.
 pub(crate) fn with_challenges(error: A2aError, headers: &http::HeaderMap) -> A2aError {
+    let retry_after = headers
+        .get(http::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let error = match (retry_after, error.received_status()) {
+        (Some(secs), Some(429 | 503)) if error.retry_delay().is_none() => {
+            error.with_retry_delay(std::time::Duration::from_secs(secs))
+        }
+        _ => error,
+    };
     if error.kind() != ErrorKind::Unauthenticated {
         return error;
     }

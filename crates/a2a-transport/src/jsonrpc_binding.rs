@@ -371,14 +371,17 @@ fn no_content() -> Response<Body> {
 }
 
 /// The HTTP status of a JSON-RPC error answer: `transport` when the error
-/// is a transport one, else 401 / 403 for authentication failures and 200
-/// for everything else.
+/// is a transport one, else 401 / 403 for authentication failures, 429 for
+/// a rate-limit refusal (so that HTTP clients and proxies see it as one)
+/// and 200 for everything else.
 fn status(err: &A2aError, transport: Option<StatusCode>) -> StatusCode {
     if let Some(status) = transport {
         return status;
     }
     match err.kind() {
-        ErrorKind::Unauthenticated | ErrorKind::PermissionDenied => status_of(err),
+        ErrorKind::Unauthenticated | ErrorKind::PermissionDenied | ErrorKind::RateLimited => {
+            status_of(err)
+        }
         _ => StatusCode::OK,
     }
 }
@@ -393,6 +396,7 @@ pub(crate) fn error_response(
 ) -> Response<Body> {
     let status = status(err, transport);
     let mut resp = json_response(status, encode_error(id, err));
+    crate::pipeline::write_retry_after(&mut resp, err);
     if status == StatusCode::UNAUTHORIZED {
         for challenge in challenges {
             resp.headers_mut()

@@ -237,6 +237,7 @@ mod pipeline;
 mod push_send;
 mod push_verify;
 mod query;
+pub mod rate_limit;
 mod resilient;
 mod rest_binding;
 mod route;
@@ -265,6 +266,9 @@ pub mod server {
     //!    405 with `Allow`), query string (400), `Content-Type` (415).
     //! 2. **Authentication** (401 with challenges, 403): before anything that
     //!    could reveal whether a task exists.
+    //!    Then the **rate limit**, when configured
+    //!    ([`ServerConfig::with_rate_limit`](crate::ServerConfig::with_rate_limit)):
+    //!    `RateLimitedError`, 429 with `Retry-After` (spec 13.4, 3.3.2).
     //! 3. **`A2A-Version`** (spec 3.6): `VersionNotSupportedError`, before the
     //!    body is interpreted, so a 0.3 client (no header) learns that its
     //!    version is the problem rather than that `message/send` is unknown.
@@ -344,6 +348,7 @@ pub mod server {
     pub use crate::keep_alive::{KeepAlive, KeepAliveStream};
     pub use crate::linger::Linger;
     pub use crate::pipeline::{Answer, CallHead};
+    pub use crate::rate_limit::{ClientAddress, PeerAddr, RateLimit, RateLimiter};
     #[cfg(feature = "tower-service")]
     pub use crate::tower::{BodyFailure, TowerService};
 }

@@ -204,6 +204,22 @@ pub(crate) async fn next_event(
     .await
 }
 
+/// Writes `Retry-After` (RFC 9110 section 10.2.3: whole seconds, here
+/// rounded up so the client never comes back early) on a 429 or 503
+/// whose error carries a delay ([`A2aError::retry_delay`]): the retry
+/// guidance spec 3.3.2 ("System Errors") allows on HTTP.
+pub(crate) fn write_retry_after(resp: &mut Response<Body>, err: &A2aError) {
+    let status = resp.status();
+    if status != StatusCode::TOO_MANY_REQUESTS && status != StatusCode::SERVICE_UNAVAILABLE {
+        return;
+    }
+    if let Some(delay) = err.retry_delay() {
+        let secs = delay.as_secs() + u64::from(delay.subsec_nanos() > 0);
+        resp.headers_mut()
+            .insert(http::header::RETRY_AFTER, http::HeaderValue::from(secs));
+    }
+}
+
 /// The HTTP status of `err` by the error table (500 if out of range).
 pub(crate) fn status_of(err: &A2aError) -> StatusCode {
     StatusCode::from_u16(err.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)

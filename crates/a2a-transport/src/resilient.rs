@@ -249,6 +249,8 @@ pub struct ResilientTransport<C> {
     timer: Arc<dyn Timer>,
     policy: RetryPolicy,
     streaming: bool,
+    /// How unary idempotent calls honour a refusal's `Retry-After`.
+    retry_after: RetryPolicy,
 }
 
 impl<C> fmt::Debug for ResilientTransport<C> {
@@ -257,6 +259,7 @@ impl<C> fmt::Debug for ResilientTransport<C> {
             .field("transport", &self.transport)
             .field("policy", &self.policy)
             .field("streaming", &self.streaming)
+            .field("retry_after", &self.retry_after)
             .finish_non_exhaustive()
     }
 }
@@ -270,7 +273,31 @@ impl<C: HttpClient + 'static> ResilientTransport<C> {
             timer: Arc::new(timer),
             policy: RetryPolicy::DEFAULT,
             streaming: true,
+            retry_after: RetryPolicy::NEVER,
         }
+    }
+
+    /// The same transport sending an idempotent unary call
+    /// ([`Operation::is_idempotent`](a2a_types::Operation::is_idempotent))
+    /// again when the agent refuses it with a retry delay: a 429 or 503
+    /// with `Retry-After`, or `RateLimitedError` / gRPC
+    /// `RESOURCE_EXHAUSTED` with a `RetryInfo` (spec 3.3.2
+    /// "System Errors"). At most `policy.max_attempts` retries, each after
+    /// the agent's delay; a delay over `policy.max_delay` is not waited,
+    /// the refusal is returned. Default [`RetryPolicy::NEVER`]: no retry.
+    pub fn with_retry_after(mut self, policy: RetryPolicy) -> ResilientTransport<C> {
+        self.retry_after = policy;
+        self
+    }
+
+    /// The delay to wait before sending again a call refused with `error`,
+    /// if it may be sent again.
+    fn retry_wait(&self, error: &A2aError, attempt: u32) -> Option<Duration> {
+        let delay = error.retry_delay()?;
+        let refused = error.kind() == a2a_types::ErrorKind::RateLimited
+            || matches!(error.received_status(), Some(429 | 503));
+        (refused && attempt < self.retry_after.max_attempts && delay <= self.retry_after.max_delay)
+            .then_some(delay)
     }
 
     /// The same transport with `policy`.
@@ -708,6 +735,23 @@ impl<C: HttpClient + 'static> Forward for ResilientTransport<C> {
                 let events: EventStream = Box::pin(self.stream_task(cx, r).await?);
                 Ok(Reply::SubscribeToTask(events))
             }),
+            unary if unary.operation().is_idempotent() && self.retry_after.max_attempts > 0 => {
+                Box::pin(async move {
+                    let mut attempt = 0;
+                    loop {
+                        match self.transport.forward(cx, unary.clone()).await {
+                            Err(e) => match self.retry_wait(&e, attempt) {
+                                Some(delay) => {
+                                    attempt += 1;
+                                    self.timer.sleep(delay).await;
+                                }
+                                None => return Err(e),
+                            },
+                            ok => return ok,
+                        }
+                    }
+                })
+            }
             unary => self.transport.forward(cx, unary),
         }
     }

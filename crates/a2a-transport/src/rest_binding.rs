@@ -330,6 +330,7 @@ pub(crate) fn error_response(
             .to_vec()
     });
     let mut resp = json_response(head, status, json);
+    crate::pipeline::write_retry_after(&mut resp, err);
     if status == StatusCode::UNAUTHORIZED {
         for challenge in challenges {
             resp.headers_mut()
@@ -354,6 +355,7 @@ fn error_in(
     }
     let mut resp = json_response(head, status, a2a_types::v0_3::error_to_rest(err));
     v03_media_type(&mut resp);
+    crate::pipeline::write_retry_after(&mut resp, err);
     if status == StatusCode::UNAUTHORIZED {
         for challenge in challenges {
             resp.headers_mut()

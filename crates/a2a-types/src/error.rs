@@ -28,6 +28,8 @@ pub const CLIENT_ERROR_DOMAIN: &str = "client.a2a-transport";
 pub const ERROR_INFO_TYPE: &str = "type.googleapis.com/google.rpc.ErrorInfo";
 /// `@type` of a `google.rpc.BadRequest` detail.
 pub const BAD_REQUEST_TYPE: &str = "type.googleapis.com/google.rpc.BadRequest";
+/// `@type` of a `google.rpc.RetryInfo` detail: when to try again.
+pub const RETRY_INFO_TYPE: &str = "type.googleapis.com/google.rpc.RetryInfo";
 
 /// A JSON-RPC error code (spec 9.5).
 ///
@@ -76,6 +78,10 @@ impl ErrorCode {
     /// `-32091`: the authenticated caller lacks permission (spec 3.3.2);
     /// project-defined like [`ErrorCode::UNAUTHENTICATED`].
     pub const PERMISSION_DENIED: ErrorCode = ErrorCode(-32091);
+    /// `-32092`: the caller sent more calls than the agent's rate limit
+    /// allows (spec 3.3.2 "System Errors", 13.4); project-defined like
+    /// [`ErrorCode::UNAUTHENTICATED`].
+    pub const RATE_LIMITED: ErrorCode = ErrorCode(-32092);
     /// `-32100`: client-local, the code of an [`ErrorKind::Client`] error
     /// (the call never completed: no agent answered). Never put on the
     /// wire: a server that forwards such an error answers it as
@@ -145,6 +151,10 @@ pub enum ErrorKind {
     Unauthenticated,
     /// The authenticated caller lacks permission (spec 3.3.2, 7.5).
     PermissionDenied,
+    /// The caller is over the agent's rate limit (spec 3.3.2 "System
+    /// Errors", 13.4): HTTP 429, gRPC `RESOURCE_EXHAUSTED`. The error
+    /// carries when to try again ([`A2aError::retry_delay`]).
+    RateLimited,
     /// `ClientError`: not an agent's answer but the client's own failure,
     /// the call never completed (a connection refused, a timeout, an HTTP
     /// stack that cannot speak to the host, a response over the size
@@ -330,6 +340,15 @@ const TABLE: &[Row] = &[
         "PERMISSION_DENIED",
         "Permission denied",
     ),
+    row(
+        ErrorKind::RateLimited,
+        "RateLimitedError",
+        ErrorCode::RATE_LIMITED,
+        429,
+        "RESOURCE_EXHAUSTED",
+        "RATE_LIMITED",
+        "Rate limit exceeded",
+    ),
 ];
 
 /// The row for codes this crate does not know.
@@ -379,7 +398,7 @@ const fn row(
 impl ErrorKind {
     /// Every known kind, in the order of the table (A2A errors first).
     #[cfg(not(feature = "draft-1-1"))]
-    pub const ALL: [ErrorKind; 16] = [
+    pub const ALL: [ErrorKind; 17] = [
         ErrorKind::TaskNotFound,
         ErrorKind::TaskNotCancelable,
         ErrorKind::PushNotificationNotSupported,
@@ -396,11 +415,12 @@ impl ErrorKind {
         ErrorKind::Internal,
         ErrorKind::Unauthenticated,
         ErrorKind::PermissionDenied,
+        ErrorKind::RateLimited,
     ];
 
     /// Every known kind, in the order of the table (A2A errors first).
     #[cfg(feature = "draft-1-1")]
-    pub const ALL: [ErrorKind; 17] = [
+    pub const ALL: [ErrorKind; 18] = [
         ErrorKind::TaskNotFound,
         ErrorKind::TaskNotCancelable,
         ErrorKind::PushNotificationNotSupported,
@@ -418,6 +438,7 @@ impl ErrorKind {
         ErrorKind::Internal,
         ErrorKind::Unauthenticated,
         ErrorKind::PermissionDenied,
+        ErrorKind::RateLimited,
     ];
 
     fn row(self) -> &'static Row {
@@ -469,7 +490,7 @@ impl ErrorKind {
         (-32099..=-32001).contains(&self.code().0)
             && !matches!(
                 self,
-                ErrorKind::Unauthenticated | ErrorKind::PermissionDenied
+                ErrorKind::Unauthenticated | ErrorKind::PermissionDenied | ErrorKind::RateLimited
             )
     }
 }
@@ -515,6 +536,45 @@ pub struct FieldViolation {
     pub description: String,
 }
 
+/// `google.rpc.RetryInfo`: how long the client should wait before trying
+/// again. In ProtoJSON `retryDelay` is a `google.protobuf.Duration`
+/// string, seconds with an `s` suffix (`"1.500s"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RetryInfo {
+    /// The delay.
+    pub retry_delay: std::time::Duration,
+}
+
+/// A `google.protobuf.Duration` in ProtoJSON: whole seconds, then 0, 3, 6
+/// or 9 fraction digits as the value needs, then `s`.
+fn duration_to_json(d: std::time::Duration) -> String {
+    let (secs, nanos) = (d.as_secs(), d.subsec_nanos());
+    match nanos {
+        0 => format!("{secs}s"),
+        n if n % 1_000_000 == 0 => format!("{secs}.{:03}s", n / 1_000_000),
+        n if n % 1_000 == 0 => format!("{secs}.{:06}s", n / 1_000),
+        n => format!("{secs}.{n:09}s"),
+    }
+}
+
+/// Reads a ProtoJSON `Duration`; `None` for a negative or malformed one
+/// (a delay cannot be negative).
+fn duration_from_json(s: &str) -> Option<std::time::Duration> {
+    let body = s.strip_suffix('s')?;
+    let (secs, frac) = match body.split_once('.') {
+        Some((_, "")) => return None,
+        Some(split) => split,
+        None => (body, ""),
+    };
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if secs.is_empty() || !digits(secs) || !digits(frac) || frac.len() > 9 {
+        return None;
+    }
+    let secs: u64 = secs.parse().ok()?;
+    let nanos = format!("{frac:0<9}").parse::<u32>().ok()?;
+    Some(std::time::Duration::new(secs, nanos))
+}
+
 /// One entry of an error's details (`data` in JSON-RPC, `details` in
 /// HTTP+JSON): a ProtoJSON `Any`, an object with an `@type` key (spec 3.3.2).
 #[derive(Debug, Clone, PartialEq)]
@@ -524,6 +584,8 @@ pub enum ErrorDetail {
     ErrorInfo(ErrorInfo),
     /// `type.googleapis.com/google.rpc.BadRequest`.
     BadRequest(BadRequest),
+    /// `type.googleapis.com/google.rpc.RetryInfo`.
+    RetryInfo(RetryInfo),
     /// Any other detail, kept verbatim (its `@type` key included).
     Other(Map<String, Value>),
 }
@@ -534,6 +596,7 @@ impl ErrorDetail {
         match self {
             ErrorDetail::ErrorInfo(_) => ERROR_INFO_TYPE,
             ErrorDetail::BadRequest(_) => BAD_REQUEST_TYPE,
+            ErrorDetail::RetryInfo(_) => RETRY_INFO_TYPE,
             ErrorDetail::Other(map) => map.get("@type").and_then(Value::as_str).unwrap_or(""),
         }
     }
@@ -553,6 +616,11 @@ impl ErrorDetail {
             BAD_REQUEST_TYPE => serde_json::from_value::<BadRequest>(without_type(&map))
                 .ok()
                 .map(ErrorDetail::BadRequest),
+            RETRY_INFO_TYPE if map.len() == 2 => map
+                .get("retryDelay")
+                .and_then(Value::as_str)
+                .and_then(duration_from_json)
+                .map(|retry_delay| ErrorDetail::RetryInfo(RetryInfo { retry_delay })),
             _ => None,
         };
         Some(typed.unwrap_or(ErrorDetail::Other(map)))
@@ -607,6 +675,12 @@ impl Serialize for ErrorDetail {
                 let mut m = s.serialize_map(None)?;
                 m.serialize_entry("@type", BAD_REQUEST_TYPE)?;
                 m.serialize_entry("fieldViolations", &br.field_violations)?;
+                m.end()
+            }
+            ErrorDetail::RetryInfo(info) => {
+                let mut m = s.serialize_map(None)?;
+                m.serialize_entry("@type", RETRY_INFO_TYPE)?;
+                m.serialize_entry("retryDelay", &duration_to_json(info.retry_delay))?;
                 m.end()
             }
             ErrorDetail::Other(map) => map.serialize(s),
@@ -816,6 +890,36 @@ impl A2aError {
                 field_violations: violations,
             },
         ))
+    }
+
+    /// `RateLimitedError` (spec 3.3.2 "System Errors", 13.4): the caller
+    /// may try again after `retry_delay`, carried as a
+    /// `google.rpc.RetryInfo` detail, which every binding writes
+    /// (`Retry-After` on HTTP, the detail in the body and in gRPC's
+    /// `grpc-status-details-bin`).
+    pub fn rate_limited(retry_delay: std::time::Duration) -> A2aError {
+        A2aError::from_kind(ErrorKind::RateLimited).with_retry_delay(retry_delay)
+    }
+
+    /// The delay of the first `google.rpc.RetryInfo` detail: when the agent
+    /// says to try again.
+    pub fn retry_delay(&self) -> Option<std::time::Duration> {
+        self.0.details.iter().find_map(|d| match d {
+            ErrorDetail::RetryInfo(info) => Some(info.retry_delay),
+            _ => None,
+        })
+    }
+
+    /// The same error with `retry_delay` as its `RetryInfo`, replacing one
+    /// it had: what a client records from a `Retry-After` header.
+    pub fn with_retry_delay(mut self, retry_delay: std::time::Duration) -> A2aError {
+        self.0
+            .details
+            .retain(|d| !matches!(d, ErrorDetail::RetryInfo(_)));
+        self.0
+            .details
+            .push(ErrorDetail::RetryInfo(RetryInfo { retry_delay }));
+        self
     }
 
     /// `InternalError` with `message`.
@@ -1039,6 +1143,7 @@ impl A2aError {
         let kind = by_reason.unwrap_or(match http_status {
             401 => ErrorKind::Unauthenticated,
             403 => ErrorKind::PermissionDenied,
+            429 => ErrorKind::RateLimited,
             500..=599 => ErrorKind::Internal,
             _ => ErrorKind::Unknown,
         });
@@ -1154,6 +1259,7 @@ impl From<JsonRpcError> for A2aError {
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::time::Duration;
 
     #[test]
     fn table_is_consistent() {
@@ -1228,6 +1334,7 @@ mod tests {
                 403,
                 "PERMISSION_DENIED",
             ),
+            (ErrorKind::RateLimited, -32092, 429, "RESOURCE_EXHAUSTED"),
         ];
         for (kind, code, http, grpc) in expect {
             assert_eq!(kind.code(), ErrorCode(code), "{kind}");
@@ -1405,6 +1512,71 @@ mod tests {
         );
     }
 
+    /// A rate-limit refusal carries its delay as a `RetryInfo` detail in
+    /// ProtoJSON (`"retryDelay": "1.500s"`), which both JSON bindings'
+    /// error conversions keep.
+    #[test]
+    fn rate_limited_carries_its_retry_delay() {
+        let err = A2aError::rate_limited(Duration::from_millis(1500));
+        assert_eq!(err.kind(), ErrorKind::RateLimited);
+        assert_eq!(err.retry_delay(), Some(Duration::from_millis(1500)));
+        assert!(!err.kind().is_a2a_specific());
+        let body = serde_json::to_value(err.to_status()).unwrap();
+        assert_eq!(body["error"]["code"], 429);
+        assert_eq!(body["error"]["status"], "RESOURCE_EXHAUSTED");
+        assert_eq!(body["error"]["details"][0]["reason"], "RATE_LIMITED");
+        assert_eq!(
+            body["error"]["details"][1],
+            json!({"@type": RETRY_INFO_TYPE, "retryDelay": "1.500s"})
+        );
+        let back =
+            A2aError::from_status(429, serde_json::from_value(body["error"].clone()).unwrap());
+        assert_eq!(back.retry_delay(), Some(Duration::from_millis(1500)));
+        let rpc = A2aError::from_jsonrpc_error(err.to_jsonrpc_error());
+        assert_eq!(rpc.code(), ErrorCode(-32092));
+        assert_eq!(rpc.retry_delay(), Some(Duration::from_millis(1500)));
+        let replaced = rpc.with_retry_delay(Duration::from_secs(3));
+        assert_eq!(replaced.retry_delay(), Some(Duration::from_secs(3)));
+        assert_eq!(replaced.details().len(), 2, "the old RetryInfo is replaced");
+    }
+
+    #[test]
+    fn protojson_durations() {
+        for (d, text) in [
+            (Duration::ZERO, "0s"),
+            (Duration::from_secs(2), "2s"),
+            (Duration::from_millis(1500), "1.500s"),
+            (Duration::from_micros(1_000_001), "1.000001s"),
+            (Duration::new(0, 7), "0.000000007s"),
+        ] {
+            assert_eq!(duration_to_json(d), text);
+            assert_eq!(duration_from_json(text), Some(d), "{text}");
+        }
+        assert_eq!(
+            duration_from_json("1.5s"),
+            Some(Duration::from_millis(1500))
+        );
+        for bad in [
+            "",
+            "s",
+            "1",
+            "-1s",
+            "1.s",
+            ".5s",
+            "1.0000000001s",
+            "1,5s",
+            "+1s",
+        ] {
+            assert_eq!(duration_from_json(bad), None, "{bad}");
+        }
+        // A RetryInfo that does not parse is kept verbatim.
+        let odd = json!({"@type": RETRY_INFO_TYPE, "retryDelay": "soon"});
+        assert!(matches!(
+            ErrorDetail::from_value(odd),
+            Some(ErrorDetail::Other(_))
+        ));
+    }
+
     #[test]
     fn status_without_body_uses_http_status() {
         assert_eq!(
@@ -1416,6 +1588,10 @@ mod tests {
             ErrorKind::PermissionDenied
         );
         assert_eq!(A2aError::from_status(502, None).kind(), ErrorKind::Internal);
+        assert_eq!(
+            A2aError::from_status(429, None).kind(),
+            ErrorKind::RateLimited
+        );
         let teapot = A2aError::from_status(418, None);
         assert_eq!(teapot.kind(), ErrorKind::Unknown);
         assert_eq!(teapot.http_status(), 418);

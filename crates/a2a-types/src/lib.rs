@@ -162,7 +162,8 @@ pub use decode::{
 };
 pub use error::{
     A2aError, BadRequest, ErrorBody, ErrorCode, ErrorDetail, ErrorInfo, ErrorKind, FieldViolation,
-    JsonRpcError, RpcStatus, BAD_REQUEST_TYPE, CLIENT_ERROR_DOMAIN, ERROR_DOMAIN, ERROR_INFO_TYPE,
+    JsonRpcError, RetryInfo, RpcStatus, BAD_REQUEST_TYPE, CLIENT_ERROR_DOMAIN, ERROR_DOMAIN,
+    ERROR_INFO_TYPE, RETRY_INFO_TYPE,
 };
 pub use events::{StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent};
 pub use json::{to_vec, to_writer};

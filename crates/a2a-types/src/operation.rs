@@ -494,8 +494,49 @@ impl fmt::Display for Operation {
     }
 }
 
+impl Operation {
+    /// Whether repeating the call has the effect of making it once, so a
+    /// client may send it again after a refusal that asks it to wait
+    /// (`Retry-After`, spec 3.3.2 "System Errors"). The reads (`GetTask`,
+    /// `ListTasks`, the push config reads, `GetExtendedAgentCard`,
+    /// `SubscribeToTask`) and `DeleteTaskPushNotificationConfig` (deleting
+    /// twice leaves the same state). Not `SendMessage` or
+    /// `SendStreamingMessage` (a repeat is a second message),
+    /// `CreateTaskPushNotificationConfig` (a second config), or
+    /// `CancelTask` (the repeat may answer `TaskNotCancelableError` where
+    /// the first succeeded). `docs/decisions.md` says why.
+    pub fn is_idempotent(self) -> bool {
+        match self {
+            Operation::GetTask
+            | Operation::ListTasks
+            | Operation::SubscribeToTask
+            | Operation::GetTaskPushNotificationConfig
+            | Operation::ListTaskPushNotificationConfigs
+            | Operation::DeleteTaskPushNotificationConfig
+            | Operation::GetExtendedAgentCard => true,
+            Operation::SendMessage
+            | Operation::SendStreamingMessage
+            | Operation::CancelTask
+            | Operation::CreateTaskPushNotificationConfig => false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn idempotent_operations() {
+        use super::Operation;
+        let yes: Vec<_> = Operation::ALL
+            .into_iter()
+            .filter(|o| o.is_idempotent())
+            .map(Operation::name)
+            .collect();
+        assert_eq!(yes.len(), 7, "{yes:?}");
+        assert!(!Operation::SendMessage.is_idempotent());
+        assert!(Operation::GetTask.is_idempotent());
+    }
+
     use super::*;
     use crate::{GetTaskRequest, Task, TaskPushNotificationConfig};
 

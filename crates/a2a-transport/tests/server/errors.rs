@@ -135,6 +135,9 @@ fn every_kind_from_every_operation_over_both_bindings() {
             let expected_status = match kind {
                 ErrorKind::Unauthenticated => 401,
                 ErrorKind::PermissionDenied => 403,
+                // A rate-limit refusal is a 429 on JSON-RPC too, so HTTP
+                // clients and proxies see it as one.
+                ErrorKind::RateLimited => 429,
                 _ => 200,
             };
             assert_eq!(a.status, expected_status, "JSON-RPC status of {what}");
