@@ -78,7 +78,9 @@ async fn missing_credentials(cx: &Ctx<'_>) -> Check {
     is_auth_error(cx, &reply)
 }
 
-async fn invalid_credentials(cx: &Ctx<'_>) -> Check {
+/// A GetTask whose credentials are replaced by a bearer token no agent
+/// issued.
+async fn with_invalid_bearer(cx: &Ctx<'_>) -> Check<crate::wire::Reply> {
     needs_auth(cx)?;
     let mut req = get_req(cx, &format!("t-{}", cx.nonce()))?;
     for name in cx.auth_headers().keys() {
@@ -88,6 +90,11 @@ async fn invalid_credentials(cx: &Ctx<'_>) -> Check {
         .header("authorization", "Bearer certainly-not-a-valid-token")
         .send(cx)
         .await?;
+    Ok(reply)
+}
+
+async fn invalid_credentials(cx: &Ctx<'_>) -> Check {
+    let reply = with_invalid_bearer(cx).await?;
     is_auth_error(cx, &reply)
 }
 
@@ -115,15 +122,7 @@ async fn challenge(cx: &Ctx<'_>) -> Check {
 /// sent carries `error="invalid_token"`, so that the client fetches a new
 /// token instead of asking its user for one.
 async fn invalid_token_challenge(cx: &Ctx<'_>) -> Check {
-    needs_auth(cx)?;
-    let mut req = get_req(cx, &format!("t-{}", cx.nonce()))?;
-    for name in cx.auth_headers().keys() {
-        req = req.without(name.as_str());
-    }
-    let reply = req
-        .header("authorization", "Bearer certainly-not-a-valid-token")
-        .send(cx)
-        .await?;
+    let reply = with_invalid_bearer(cx).await?;
     if reply.status.as_u16() != 401 {
         return Err(skip(format!(
             "the agent answers {} rather than 401",
