@@ -36,6 +36,7 @@ use crate::rate_limit::{PeerAddr, RateLimiter};
 use crate::resilient::Timer;
 use crate::route::{BasePathError, RouteError, RouteTable, Router};
 use crate::service::{dispatch, A2aService, BoxFuture, CallContext, Principal};
+use crate::trace::{CallSpan, TraceContext, Tracer};
 use crate::unwind::{catch, panicked};
 use crate::version::{negotiate_version, ProtocolVersion};
 use crate::{grpc_binding, jsonrpc_binding, rest_binding};
@@ -149,6 +150,11 @@ pub struct ServerConfig {
     /// `Retry-After` on HTTP, `RESOURCE_EXHAUSTED` with `RetryInfo` on
     /// gRPC). Default `None`: no limit.
     pub rate_limit: Option<Arc<RateLimiter>>,
+    /// Where the pipeline opens a span per call, a child of the caller's
+    /// `traceparent` ([`crate::trace`]). Default `None`: no span; the
+    /// caller's trace context still reaches the handler in
+    /// [`CallContext::trace`].
+    pub tracer: Option<Arc<dyn Tracer>>,
 }
 
 impl ServerConfig {
@@ -178,6 +184,7 @@ impl ServerConfig {
             public_path_prefix: String::new(),
             metrics: None,
             rate_limit: None,
+            tracer: None,
         }
     }
 
@@ -337,6 +344,13 @@ impl ServerConfig {
         self
     }
 
+    /// Opens a span per call on `tracer` (see
+    /// [`tracer`](ServerConfig::tracer)).
+    pub fn with_tracer(mut self, tracer: Arc<dyn Tracer>) -> ServerConfig {
+        self.tracer = Some(tracer);
+        self
+    }
+
     /// Limits each caller's calls with `limiter` (see
     /// [`rate_limit`](ServerConfig::rate_limit)).
     pub fn with_rate_limit(mut self, limiter: RateLimiter) -> ServerConfig {
@@ -379,6 +393,7 @@ impl fmt::Debug for ServerConfig {
             .field("public_path_prefix", &self.public_path_prefix)
             .field("metrics", &self.metrics)
             .field("rate_limit", &self.rate_limit)
+            .field("tracer", &self.tracer.as_ref().map(|_| ".."))
             .finish()
     }
 }
@@ -771,14 +786,15 @@ impl<S: A2aService> A2aServer<S> {
     async fn run<'a, F: Framed<'a> + Send>(&self, mut call: F, binding: Binding) -> Response<Body> {
         let head = call.head();
         let meter = CallMeter::start(self.config.metrics.as_ref(), Some(binding));
+        let span = self.span(Some(binding), &head);
         // The binding decodes and encodes in the version the caller asked
         // for (spec 3.6.2); the checks stay the pipeline's.
-        let (answer, version, bearer) = match self.admit(head).await {
+        let (answer, version, bearer) = match self.admit(head, &span).await {
             Ok(cx) => {
                 let version = cx.version;
+                let decode = span.decoding(|| call.decode_as(version));
                 (
-                    self.proceed(cx, meter.decoding(|| call.decode_as(version)))
-                        .await,
+                    self.proceed(cx, meter.decoding(decode)).await,
                     Some(version),
                     None,
                 )
@@ -786,7 +802,7 @@ impl<S: A2aService> A2aServer<S> {
             Err(refused) => (Err(refused.error), None, refused.bearer),
         };
         self.challenged(
-            call.respond_as(meter.finish(answer), version),
+            call.respond_as(span.finish(meter.finish(answer)), version),
             bearer.as_ref(),
         )
     }
@@ -795,10 +811,12 @@ impl<S: A2aService> A2aServer<S> {
     /// steps 5-7 in order (the `jsonrpc` binding's docs give the reasons).
     async fn run_batch(&self, batch: jsonrpc_binding::JsonRpcBatch<'_>) -> Response<Body> {
         let meter = CallMeter::start(self.config.metrics.as_ref(), Some(Binding::JsonRpc));
-        let cx = match self.admit(batch.head()).await {
+        let head = batch.head();
+        let span = self.span(Some(Binding::JsonRpc), &head);
+        let cx = match self.admit(head, &span).await {
             Ok(cx) => cx,
             Err(refused) => {
-                let error = meter.finish(Err(refused.error)).unwrap_err();
+                let error = span.finish(meter.finish(Err(refused.error))).unwrap_err();
                 return self.challenged(batch.refuse(&error), refused.bearer.as_ref());
             }
         };
@@ -811,11 +829,22 @@ impl<S: A2aService> A2aServer<S> {
         let mut responses = Vec::with_capacity(elements.len());
         for mut element in elements {
             let meter = CallMeter::start(self.config.metrics.as_ref(), Some(Binding::JsonRpc));
-            let decode = meter.decoding(|| element.decode(version));
-            let answer = self.proceed(cx.clone(), decode).await;
-            let answer = meter.finish(answer);
+            // Each element is a call of its own, its span a child of the
+            // batch's.
+            let span = CallSpan::start(
+                self.config.tracer.as_ref(),
+                Some(Binding::JsonRpc),
+                cx.trace.clone(),
+            );
+            span.admitted(version);
+            let mut cx = cx.clone();
+            cx.trace = span.context();
+            let decode = span.decoding(|| element.decode(version));
+            let answer = self.proceed(cx, meter.decoding(decode)).await;
+            let answer = span.finish(meter.finish(answer));
             responses.push(element.respond(answer, version));
         }
+        span.end_batch(responses.len());
         jsonrpc_binding::JsonRpcBatch::respond(responses)
     }
 
@@ -878,14 +907,18 @@ impl<S: A2aService> A2aServer<S> {
         F: FnOnce() -> Result<A2aRequest, A2aError>,
     {
         let meter = CallMeter::start(self.config.metrics.as_ref(), None);
-        let answer = match self.admit(head).await {
+        let span = self.span(None, &head);
+        let answer = match self.admit(head, &span).await {
             Ok(cx) => match crate::pipeline::only_1_0(cx.version) {
-                Ok(()) => self.proceed(cx, meter.decoding(decode)).await,
+                Ok(()) => {
+                    self.proceed(cx, meter.decoding(span.decoding(decode)))
+                        .await
+                }
                 Err(err) => Err(err),
             },
             Err(refused) => Err(refused.error),
         };
-        meter.finish(answer)
+        span.finish(meter.finish(answer))
     }
 
     /// Steps 5-7 for an admitted caller.
@@ -942,9 +975,18 @@ impl<S: A2aService> A2aServer<S> {
         }
     }
 
+    /// The span of a call on `binding` (see [`crate::trace`]).
+    fn span(&self, binding: Option<Binding>, head: &CallHead<'_>) -> CallSpan {
+        CallSpan::start(
+            self.config.tracer.as_ref(),
+            binding,
+            TraceContext::from_headers(head.metadata()),
+        )
+    }
+
     /// Steps 2-4: authentication, version, extensions. The context it
-    /// returns has everything but the tenant.
-    async fn admit(&self, head: CallHead<'_>) -> Result<CallContext, Refusal> {
+    /// returns has everything but the tenant; its trace is `span`'s.
+    async fn admit(&self, head: CallHead<'_>, span: &CallSpan) -> Result<CallContext, Refusal> {
         let principal = self.authenticate(head).await?;
         if let Some(limiter) = &self.config.rate_limit {
             let request = head.auth_request();
@@ -969,6 +1011,8 @@ impl<S: A2aService> A2aServer<S> {
             .with_headers(headers.clone());
         cx.principal = principal;
         cx.timeout = head.timeout();
+        cx.trace = span.context();
+        span.admitted(version);
         Ok(cx)
     }
 

@@ -515,6 +515,9 @@ impl<C: HttpClient> HttpTransport<C> {
         }
         self.set_tenant(cx, request.tenant_mut())?;
         let mut headers = cx.headers.clone();
+        if let Some(trace) = &cx.trace {
+            trace.write_to(&mut headers);
+        }
         headers.insert(A2A_VERSION, version_value(version));
         if let Some(v) = encode_extensions(cx.extensions.iter().map(String::as_str))? {
             headers.insert(A2A_EXTENSIONS, v);

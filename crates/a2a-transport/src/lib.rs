@@ -245,6 +245,7 @@ mod service;
 mod stream_next;
 #[cfg(feature = "tower-service")]
 mod tower;
+pub mod trace;
 mod unwind;
 mod version;
 pub mod webhook;

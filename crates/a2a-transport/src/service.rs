@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use a2a_types::{A2aError, A2aRequest, Operation, Reply};
 use http::{HeaderMap, HeaderName};
 
+use crate::trace::TraceContext;
 use crate::version::ProtocolVersion;
 
 /// A boxed, `Send` future: what every [`A2aService`] method returns, so the
@@ -151,6 +152,13 @@ pub struct CallContext {
     /// example by racing its work against a timer and answering a
     /// timeout error.
     pub timeout: Option<std::time::Duration>,
+    /// Where the call stands in a distributed trace (W3C Trace Context,
+    /// [`crate::trace`]). Server: the server's span of the call when a
+    /// tracer is configured, else the caller's `traceparent`; the
+    /// handler parents its own spans and its onward calls on it. Client:
+    /// written as `traceparent` and `tracestate` on the call (replacing
+    /// any in [`headers`](Self::headers)).
+    pub trace: Option<TraceContext>,
 }
 
 impl CallContext {
@@ -164,6 +172,7 @@ impl CallContext {
             headers: HeaderMap::new(),
             event_ids: EventIds::new(),
             timeout: None,
+            trace: None,
         }
     }
 
@@ -215,6 +224,12 @@ impl CallContext {
     /// The same context with `headers`.
     pub fn with_headers(mut self, headers: HeaderMap) -> CallContext {
         self.headers = headers;
+        self
+    }
+
+    /// The same context in the trace `trace` (see [`trace`](Self::trace)).
+    pub fn with_trace(mut self, trace: TraceContext) -> CallContext {
+        self.trace = Some(trace);
         self
     }
 
