@@ -131,6 +131,9 @@ impl ReferenceAgent {
         if let Some(observer) = observer {
             builder = builder.push_observer(observer);
         }
+        if let Some(tracer) = &config.tracer {
+            builder = builder.tracer(Arc::clone(tracer));
+        }
         let prometheus = config
             .metrics
             .then(|| Arc::new(crate::metrics::recorder(memory.as_ref())));
@@ -171,11 +174,15 @@ impl ReferenceAgent {
     /// The server settings the agent is served with: `ServerConfig`'s
     /// defaults, with the input-mode check on (a part the card's
     /// `defaultInputModes` does not accept is `ContentTypeNotSupportedError`,
-    /// spec 3.3.2) and the card's `Last-Modified` (spec 8.6.1).
+    /// spec 3.3.2), the card's `Last-Modified` (spec 8.6.1), and the
+    /// configuration's metrics and tracer.
     pub fn server_config(&self) -> ServerConfig {
-        let config = ServerConfig::new()
+        let mut config = ServerConfig::new()
             .with_input_mode_check(true)
             .with_card_last_modified(self.inner.card_changed);
+        if let Some(tracer) = &self.inner.config.tracer {
+            config = config.with_tracer(Arc::clone(tracer));
+        }
         match &self.inner.prometheus {
             Some(recorder) => config.with_metrics(Metrics::new(
                 Arc::clone(recorder) as Arc<dyn MetricsRecorder>,

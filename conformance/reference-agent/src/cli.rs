@@ -88,6 +88,10 @@ USAGE: a2a-reference-agent [OPTIONS]
                          (gRPC RESOURCE_EXHAUSTED with RetryInfo); off by default
   --rate-limit-burst <n> with --rate-limit: calls a caller may make at once
                          (default: the --rate-limit value, one second's worth)
+  --trace                a span per call, stream, executor run and push notification
+                         (children of the caller's traceparent, W3C Trace Context),
+                         each printed on stderr as it closes, with its W3C ids and
+                         attributes; webhooks get the push span's traceparent
   --quiet                no request log
   -h, --help             this text
 
@@ -138,6 +142,8 @@ pub struct Options {
     pub fire_and_forget: bool,
     /// `--metrics`: serve `/metrics`.
     pub metrics: bool,
+    /// `--trace`: spans on stderr.
+    pub trace: bool,
     /// `--rate-limit`: calls per second per caller.
     pub rate_limit: Option<u32>,
     /// `--rate-limit-burst`: the bucket size (default the rate).
@@ -169,6 +175,7 @@ impl Default for Options {
             lease: Duration::from_secs(30),
             fire_and_forget: false,
             metrics: false,
+            trace: false,
             rate_limit: None,
             rate_limit_burst: None,
             #[cfg(feature = "draft-1-1")]
@@ -254,6 +261,7 @@ impl Options {
                 "--v0-3" => o.v0_3 = true,
                 "--fire-and-forget" => o.fire_and_forget = true,
                 "--metrics" => o.metrics = true,
+                "--trace" => o.trace = true,
                 "--rate-limit" => {
                     let rate: u32 = number("--rate-limit", &value("--rate-limit")?)?;
                     if rate == 0 {
@@ -439,6 +447,9 @@ impl Options {
         config.limits.max_events_per_task = self.max_stream_events;
         config.fire_and_forget = self.fire_and_forget;
         config.metrics = self.metrics;
+        if self.trace {
+            config.tracer = Some(Arc::new(a2a_transport::trace::TracingTracer::new()));
+        }
         let mut auth = None;
         if !self.bearer_tokens.is_empty() || self.jwt.enabled() {
             config = config.with_bearer_scheme("bearer");

@@ -62,6 +62,13 @@ pub struct AgentConfig {
     /// ([`ReferenceAgent::prometheus`](crate::ReferenceAgent::prometheus)).
     /// Default false.
     pub metrics: bool,
+    /// Where the agent's spans go: a span per call, stream, executor run
+    /// and push notification, children of the caller's `traceparent`
+    /// ([`a2a_transport::trace`]); `--trace` sets a
+    /// [`TracingTracer`](a2a_transport::trace::TracingTracer). Default
+    /// `None`: no spans (the caller's trace context is still passed on to
+    /// webhooks).
+    pub tracer: Option<std::sync::Arc<dyn a2a_transport::trace::Tracer>>,
 }
 
 impl Default for AgentConfig {
@@ -83,6 +90,7 @@ impl Default for AgentConfig {
             card_last_modified: None,
             fire_and_forget: false,
             metrics: false,
+            tracer: None,
         }
     }
 }

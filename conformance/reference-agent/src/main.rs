@@ -16,6 +16,14 @@ async fn main() {
             std::process::exit(2);
         }
     };
+    if options.trace {
+        // Each span is printed when it closes, with its fields.
+        tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_ansi(false)
+            .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+            .init();
+    }
     // Every connection is a file descriptor; the soft limit is often 1024,
     // what the default connection cap would use up.
     if let Err(e) = a2a_hyper::raise_fd_limit() {

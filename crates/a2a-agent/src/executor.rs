@@ -1,5 +1,6 @@
 //! The one thing an agent author writes: [`AgentExecutor::execute`].
 
+use a2a_transport::trace::TraceContext;
 use a2a_transport::{BoxFuture, Principal};
 use a2a_types::{Message, Struct, Task};
 
@@ -107,6 +108,13 @@ pub struct RequestContext {
     pub accepted_output_modes: Vec<String>,
     /// The request's `metadata`.
     pub metadata: Option<Struct>,
+    /// Where this run stands in the caller's distributed trace: the
+    /// executor's span with a tracer
+    /// ([`HandlerBuilder::tracer`](crate::HandlerBuilder::tracer)), else
+    /// the call's. Put it in the
+    /// [`CallContext`](a2a_transport::CallContext) of a call this agent
+    /// makes to another, so that call joins the trace.
+    pub trace: Option<TraceContext>,
 }
 
 impl RequestContext {

@@ -17,6 +17,7 @@ use a2a_transport::metrics::MetricsRecorder;
 use a2a_transport::push::RetrySchedule;
 use a2a_transport::server::media_range_covers;
 use a2a_transport::server::ConfigError;
+use a2a_transport::trace::{Attribute, AttributeKey, SpanName, Tracer};
 use a2a_transport::webhook::{check_webhook_url, Allowlist};
 use a2a_transport::{
     A2aServer, A2aService, BoxFuture, CallContext, EventStream, ProtocolVersion, ServerConfig,
@@ -199,6 +200,7 @@ pub struct HandlerBuilder<E> {
     sender: Option<Arc<dyn PushSender>>,
     observer: Option<PushObserver>,
     metrics: Option<Arc<dyn MetricsRecorder>>,
+    tracer: Option<Arc<dyn Tracer>>,
     owners: Arc<dyn OwnerResolver>,
 }
 
@@ -237,6 +239,17 @@ impl<E: AgentExecutor> HandlerBuilder<E> {
         self
     }
 
+    /// Opens a span on `tracer` for each run of the executor
+    /// ([`SpanName::Execute`]) and each push notification
+    /// ([`SpanName::Push`], whose `traceparent` the webhook receives),
+    /// children of the call that caused them ([`a2a_transport::trace`]).
+    /// Give the server the same tracer
+    /// ([`ServerConfig::with_tracer`](a2a_transport::ServerConfig::with_tracer)).
+    pub fn tracer(mut self, tracer: Arc<dyn Tracer>) -> Self {
+        self.tracer = Some(tracer);
+        self
+    }
+
     /// Decides owners with `resolver` instead of [`PrincipalAndTenant`].
     pub fn owner_resolver(mut self, resolver: impl OwnerResolver) -> Self {
         self.owners = Arc::new(resolver);
@@ -270,6 +283,7 @@ impl<E: AgentExecutor> HandlerBuilder<E> {
                 runtime: self.runtime,
                 ids: IdGenerator::new(),
                 push,
+                tracer: self.tracer,
             }),
             owners: self.owners,
             config: Arc::new(config),
@@ -347,6 +361,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
             sender: None,
             observer: None,
             metrics: None,
+            tracer: None,
             owners: Arc::new(PrincipalAndTenant),
         }
     }
@@ -544,16 +559,45 @@ impl<E: AgentExecutor> AgentHandler<E> {
     /// another thread).
     fn run(
         &self,
-        context: RequestContext,
+        mut context: RequestContext,
         updater: TaskUpdater,
         inner: Arc<UpdaterInner>,
         inline: bool,
     ) {
         let executor = Arc::clone(&self.executor);
         let release = self.config.interrupted_timeout;
+        let mut span = self.shared.tracer.as_ref().map(|tracer| {
+            let span = tracer.start(
+                SpanName::Execute,
+                context.trace.as_ref(),
+                &[
+                    Attribute::str(AttributeKey::A2aTaskId, &context.task_id),
+                    Attribute::str(AttributeKey::A2aContextId, &context.context_id),
+                ],
+            );
+            if let Some(trace) = span.context() {
+                context.trace = Some(trace);
+            }
+            span
+        });
         let work = async move {
             let outcome = CatchUnwind(Box::pin(executor.execute(context, updater))).await;
-            inner.finish(failure(outcome), release).await;
+            let failure = failure(outcome);
+            if let Some(span) = &mut span {
+                match &failure {
+                    None => span.set_attribute(Attribute::str(AttributeKey::A2aOutcome, "ok")),
+                    Some(f) => {
+                        span.set_attribute(Attribute::str(AttributeKey::A2aOutcome, "failed"));
+                        span.set_attribute(Attribute::str(
+                            AttributeKey::ErrorType,
+                            f.answer.kind().name(),
+                        ));
+                        span.set_error(&f.why);
+                    }
+                }
+                span.end();
+            }
+            inner.finish(failure, release).await;
         };
         let mut work: BoxFuture<'static, ()> = Box::pin(work);
         // Polling with a no-op waker is sound: whatever the future waits on
@@ -588,6 +632,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
             extensions: cx.extensions.clone(),
             accepted_output_modes: accepted,
             metadata,
+            trace: cx.trace.clone(),
         }
     }
 
@@ -673,6 +718,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
                 message,
                 push,
                 watch: subscribe,
+                trace: cx.trace.clone(),
                 snapshot: subscribe || immediately,
                 yield_after_create: immediately && !subscribe,
             },
@@ -761,7 +807,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
             }
             config.task_id.clone_from(&id);
             self.shared
-                .attach_push(owner, config, version, false)
+                .attach_push(owner, config, version, false, cx.trace.clone())
                 .await?;
         }
         if resumed {
@@ -1182,7 +1228,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
         }
         let version = cx.version;
         self.shared
-            .attach_push(&owner, request.clone(), version, false)
+            .attach_push(&owner, request.clone(), version, false, cx.trace.clone())
             .await?;
         request.tenant = tenant;
         Ok(request)

@@ -26,6 +26,7 @@ use a2a_transport::metrics::{MetricsRecorder, PushOutcome, PushRecord};
 use a2a_transport::push::{
     notification_request_with_body, AttemptResult, GiveUpReason, NextStep, RetrySchedule,
 };
+use a2a_transport::trace::{Attribute, AttributeKey, Span, SpanName, TraceContext, Tracer};
 use a2a_transport::webhook::Allowlist;
 use a2a_transport::{BoxFuture, ProtocolVersion};
 use a2a_types::{apply, StreamResponse, Task, TaskPushNotificationConfig};
@@ -239,6 +240,10 @@ pub(crate) struct Attach {
     pub(crate) snapshot_first: bool,
     /// A watch of the task taken before `position` was read.
     pub(crate) watch: Box<dyn TaskWatch>,
+    /// The trace of the call that set the config: each notification's
+    /// span is its child, and the webhook receives the span's
+    /// `traceparent` (this one as it is without a tracer).
+    pub(crate) trace: Option<TraceContext>,
 }
 
 impl PushHub {
@@ -279,6 +284,7 @@ impl PushHub {
         self: &Arc<Self>,
         store: Arc<dyn TaskStore>,
         runtime: Arc<dyn Runtime>,
+        tracer: Option<Arc<dyn Tracer>>,
         attach: Attach,
     ) {
         let key = (attach.config.task_id.clone(), attach.config.id.clone());
@@ -297,6 +303,8 @@ impl PushHub {
                 owner: &attach.owner,
                 config: &attach.config,
                 version: attach.version,
+                tracer: tracer.as_deref(),
+                trace: attach.trace.as_ref(),
             };
             delivery
                 .run(
@@ -323,6 +331,8 @@ struct Delivery<'a> {
     owner: &'a crate::owner::Owner,
     config: &'a TaskPushNotificationConfig,
     version: ProtocolVersion,
+    tracer: Option<&'a dyn Tracer>,
+    trace: Option<&'a TraceContext>,
 }
 
 impl Delivery<'_> {
@@ -434,7 +444,25 @@ impl Delivery<'_> {
             }
             a2a_types::json::to_vec(&event).unwrap_or_default()
         };
-        match self.deliver(Bytes::from(body)).await {
+        let mut span = self.tracer.map(|tracer| {
+            tracer.start(
+                SpanName::Push,
+                self.trace,
+                &[
+                    Attribute::str(AttributeKey::A2aTaskId, &self.config.task_id),
+                    Attribute::str(AttributeKey::A2aPushConfigId, &self.config.id),
+                ],
+            )
+        });
+        let trace = match &span {
+            Some(span) => span.context(),
+            None => self.trace.cloned(),
+        };
+        let outcome = self.deliver(Bytes::from(body), trace.as_ref()).await;
+        if let Some(span) = &mut span {
+            end_push_span(&mut **span, outcome.as_ref());
+        }
+        match outcome {
             Some(outcome) => {
                 self.observe(outcome);
                 true
@@ -443,9 +471,10 @@ impl Delivery<'_> {
         }
     }
 
-    /// Delivers one notification with retries, as the schedule decides;
-    /// `None` if the config was deleted meanwhile.
-    async fn deliver(&self, body: Bytes) -> Option<DeliveryOutcome> {
+    /// Delivers one notification with retries, as the schedule decides,
+    /// each attempt carrying `trace` as its `traceparent`; `None` if the
+    /// config was deleted meanwhile.
+    async fn deliver(&self, body: Bytes, trace: Option<&TraceContext>) -> Option<DeliveryOutcome> {
         let schedule = &self.hub.schedule;
         let mut attempt = 0;
         loop {
@@ -461,6 +490,9 @@ impl Delivery<'_> {
                 Ok(request) => request,
                 Err(why) => return Some(failed(why)),
             };
+            if let Some(trace) = trace {
+                trace.write_to(request.headers_mut());
+            }
             if self.version == ProtocolVersion::V0_3 {
                 request.headers_mut().insert(
                     http::header::CONTENT_TYPE,
@@ -497,6 +529,26 @@ impl Delivery<'_> {
             }
         }
     }
+}
+
+/// Ends a notification's span with how it went (`None`: the config was
+/// deleted before it was delivered).
+fn end_push_span(span: &mut dyn Span, outcome: Option<&DeliveryOutcome>) {
+    let (label, attempts) = match outcome {
+        Some(DeliveryOutcome::Delivered { attempts }) => ("delivered", *attempts),
+        Some(DeliveryOutcome::Failed { attempts, last }) => {
+            span.set_error(last);
+            ("failed", *attempts)
+        }
+        Some(DeliveryOutcome::Dropped) => ("dropped", 0),
+        None => ("stopped", 0),
+    };
+    span.set_attribute(Attribute::str(AttributeKey::A2aOutcome, label));
+    span.set_attribute(Attribute::int(
+        AttributeKey::A2aPushAttempts,
+        i64::from(attempts),
+    ));
+    span.end();
 }
 
 /// Whether a webhook has received everything once it has `event`.

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use a2a_transport::trace::{TraceContext, Tracer};
 use a2a_transport::ProtocolVersion;
 use a2a_types::{A2aError, FieldViolation, TaskPushNotificationConfig};
 
@@ -16,6 +17,8 @@ pub(crate) struct Shared {
     pub(crate) runtime: Arc<dyn Runtime>,
     pub(crate) ids: IdGenerator,
     pub(crate) push: Arc<PushHub>,
+    /// Where the executor's and push delivery's spans go.
+    pub(crate) tracer: Option<Arc<dyn Tracer>>,
 }
 
 impl Shared {
@@ -23,13 +26,15 @@ impl Shared {
     /// starts its delivery loop from the task's next event (from the task
     /// itself when `snapshot_first`). A config with the id of one the task
     /// has replaces it: the old one's loop stops. Answers the config it
-    /// replaced.
+    /// replaced. Its notifications' spans are children of `trace`, the
+    /// call that set it.
     pub(crate) async fn attach_push(
         &self,
         owner: &Owner,
         config: TaskPushNotificationConfig,
         version: ProtocolVersion,
         snapshot_first: bool,
+        trace: Option<TraceContext>,
     ) -> Result<Option<TaskPushNotificationConfig>, A2aError> {
         let task_id = config.task_id.clone();
         let watch = self
@@ -49,6 +54,7 @@ impl Shared {
         self.push.start(
             Arc::clone(&self.store),
             Arc::clone(&self.runtime),
+            self.tracer.clone(),
             Attach {
                 owner: owner.clone(),
                 config,
@@ -57,6 +63,7 @@ impl Shared {
                 position: stored.position,
                 snapshot_first,
                 watch,
+                trace,
             },
         );
         Ok(replaced)

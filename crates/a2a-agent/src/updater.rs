@@ -133,6 +133,8 @@ pub(crate) struct Birth {
         a2a_types::TaskPushNotificationConfig,
         a2a_transport::ProtocolVersion,
     )>,
+    /// The call's trace, the parent of the inline push config's spans.
+    pub(crate) trace: Option<a2a_transport::trace::TraceContext>,
     /// Whether the caller follows the task (a stream, or a blocking call).
     pub(crate) watch: bool,
     /// Whether the caller answers with the task as created (a stream's
@@ -486,7 +488,13 @@ impl UpdaterInner {
             None
         };
         if let Some((config, version)) = birth.push {
-            let attached = Box::pin(shared.attach_push(&self.owner, config, version, true));
+            let attached = Box::pin(shared.attach_push(
+                &self.owner,
+                config,
+                version,
+                true,
+                birth.trace.clone(),
+            ));
             if let Err(e) = attached.await {
                 self.first.set(First::Failed(e));
                 return Err(UpdateError::TaskGone);

@@ -451,8 +451,10 @@ attribute_keys! {
     A2aTaskId => "a2a.task.id",
     /// The task's context.
     A2aContextId => "a2a.context.id",
-    /// How it ended: `ok` or the error kind's name (a call); the task's
-    /// state (a run); `delivered`, `failed` or `dropped` (a notification).
+    /// How it ended: `ok` or the error kind's name (a call, a stream; a
+    /// stream the client left early: `dropped`); `ok` or `failed` (a run of
+    /// the executor); `delivered`, `failed`, or `stopped` when its config
+    /// was deleted first (a notification).
     A2aOutcome => "a2a.outcome",
     /// The events a stream carried, its first included.
     A2aStreamEvents => "a2a.stream.events",
@@ -513,6 +515,12 @@ pub trait Tracer: Send + Sync {
         parent: Option<&TraceContext>,
         attributes: &[Attribute<'_>],
     ) -> Box<dyn Span>;
+}
+
+impl fmt::Debug for dyn Tracer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tracer").finish_non_exhaustive()
+    }
 }
 
 /// A started span; it ends when [`end`](Span::end) is called or it is
