@@ -435,7 +435,17 @@ pub(crate) fn connect_to(run: &Run, card: Card) -> Result<Agent, Failure> {
     if let Some(t) = run.timeout {
         transport = transport.with_config(a2a_transport::ClientConfig::new().with_timeout(t));
     }
-    let mut cx = CallContext::new().with_headers(headers);
+    // One trace per invocation (W3C Trace Context), so an operator can
+    // find the calls in the agent's traces; a `--svc-param traceparent:...`
+    // joins the caller's trace instead.
+    let trace = a2a_transport::trace::TraceContext::from_headers(&headers)
+        .map(|parent| parent.new_child())
+        .unwrap_or_else(|| a2a_transport::trace::TraceContext::new_root(true));
+    run.debug(&format!(
+        "trace id {} (traceparent {trace})",
+        trace.trace_id_hex()
+    ));
+    let mut cx = CallContext::new().with_headers(headers).with_trace(trace);
     let extensions = run.settings.all("extension").to_vec();
     for ext in card
         .card

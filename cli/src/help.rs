@@ -64,7 +64,8 @@ GLOBAL OPTIONS (flag > environment A2ACLI_<FLAG> > local .env or --config > ~/.c
                            a client certificate for mutual TLS
       --insecure           do not verify TLS certificates (development only; warns)
       --config <path>      read this .env file instead of the local one
-      --debug              diagnostics on stderr: card, interface, version, timing and the raw
+      --debug              diagnostics on stderr: card, interface, version, the call's W3C
+                           trace id (every call sends a traceparent), timing and the raw
                            protocol messages, credentials always redacted
       --verbose            the full breakdown of parts, metadata and history
   -h, --help               usage (a2a <command> --help for a command's)

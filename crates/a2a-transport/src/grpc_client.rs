@@ -111,7 +111,9 @@ pub(crate) fn read_head(parts: &http::response::Parts, url: &Uri) -> Result<Head
     }
     if parts.headers.contains_key(GRPC_STATUS) {
         return match read_status(&parts.headers) {
-            Some(GrpcStatus::Error(_, e)) => Err(with_challenges(e, &parts.headers)),
+            Some(GrpcStatus::Error(code, e)) => {
+                Err(with_challenges(received(code, e), &parts.headers))
+            }
             Some(GrpcStatus::Ok) => Ok(Head::TrailersOnly),
             None => Err(invalid_response("unreadable grpc-status")),
         };
@@ -146,6 +148,19 @@ fn http_status_error(status: u16, url: &Uri) -> A2aError {
     ClientFailure::HttpStatus.mark(error)
 }
 
+/// `error`, received as gRPC status `code`: `UNAVAILABLE` is recorded as
+/// the HTTP 503 gRPC's own status mapping pairs it with, so that one rule
+/// reads a refusal to retry whatever the binding
+/// ([`ResilientTransport::with_retry_after`](crate::client::ResilientTransport::with_retry_after)
+/// waits out its `RetryInfo`).
+fn received(code: GrpcCode, error: A2aError) -> A2aError {
+    if code == GrpcCode::UNAVAILABLE && error.received_status().is_none() {
+        error.with_received_status(503)
+    } else {
+        error
+    }
+}
+
 /// A status in trailers as the call's outcome: `Ok` for `grpc-status: 0`.
 fn outcome(trailers: Option<&HeaderMap>) -> Result<(), A2aError> {
     let Some(trailers) = trailers else {
@@ -156,7 +171,7 @@ fn outcome(trailers: Option<&HeaderMap>) -> Result<(), A2aError> {
     };
     match read_status(trailers) {
         Some(GrpcStatus::Ok) => Ok(()),
-        Some(GrpcStatus::Error(_, e)) => Err(with_challenges(e, trailers)),
+        Some(GrpcStatus::Error(code, e)) => Err(with_challenges(received(code, e), trailers)),
         None => Err(invalid_response("the gRPC trailers carry no grpc-status")),
     }
 }

@@ -281,7 +281,7 @@ impl<C: HttpClient + 'static> ResilientTransport<C> {
     /// ([`Operation::is_idempotent`](a2a_types::Operation::is_idempotent))
     /// again when the agent refuses it with a retry delay: a 429 or 503
     /// with `Retry-After`, or `RateLimitedError` / gRPC
-    /// `RESOURCE_EXHAUSTED` with a `RetryInfo` (spec 3.3.2
+    /// `RESOURCE_EXHAUSTED` or `UNAVAILABLE` with a `RetryInfo` (spec 3.3.2
     /// "System Errors"). At most `policy.max_attempts` retries, each after
     /// the agent's delay; a delay over `policy.max_delay` is not waited,
     /// the refusal is returned. Default [`RetryPolicy::NEVER`]: no retry.

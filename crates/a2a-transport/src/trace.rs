@@ -240,6 +240,30 @@ impl TraceContext {
         self
     }
 
+    /// A new trace, with a fresh span id as its first parent. The ids come
+    /// from the standard library's per-process random hasher keys and a
+    /// counter: unpredictable enough to keep traces apart (W3C Trace
+    /// Context, section 3.2.2.3, asks for uniqueness, not secrecy), with no
+    /// random number crate in the core.
+    pub fn new_root(sampled: bool) -> TraceContext {
+        let trace = (u128::from(random_id()) << 64) | u128::from(random_id());
+        TraceContext {
+            trace_id: trace.to_be_bytes(),
+            span_id: random_id().to_be_bytes(),
+            flags: u8::from(sampled),
+            state: None,
+        }
+    }
+
+    /// A child in the same trace, with a fresh span id (made as
+    /// [`new_root`](Self::new_root) makes them).
+    pub fn new_child(&self) -> TraceContext {
+        TraceContext {
+            span_id: random_id().to_be_bytes(),
+            ..self.clone()
+        }
+    }
+
     /// A child context: the same trace and state, `span_id` as the parent
     /// a receiver sees. `None` for an all-zero `span_id`.
     pub fn child(&self, span_id: [u8; 8]) -> Option<TraceContext> {
@@ -262,6 +286,20 @@ impl fmt::Debug for TraceContext {
 impl fmt::Display for TraceContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.traceparent())
+    }
+}
+
+/// A non-zero id from the process's random hasher keys and a counter.
+fn random_id() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    loop {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u64(COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+        let id = hasher.finish();
+        if id != 0 {
+            return id;
+        }
     }
 }
 

@@ -402,3 +402,35 @@ fn a_dropped_stream_resubscribes_over_grpc() {
     assert_eq!(sub.id, "t1");
     assert!(reqs[1].headers().get("last-event-id").is_none());
 }
+
+/// gRPC `UNAVAILABLE` with a `RetryInfo` (an overloaded server, or a
+/// proxy): an idempotent call waits the delay and is sent again, a
+/// SendMessage is not (issue 31).
+#[test]
+fn unavailable_with_retry_info_is_waited_out_for_idempotent_calls() {
+    let unavailable = || {
+        let error = A2aError::internal("overloaded").with_retry_delay(Duration::from_millis(300));
+        let (head, ()) = grpc::error_response(GrpcCode::UNAVAILABLE, &error).into_parts();
+        Ok(grpc_response(head.headers, Vec::new()))
+    };
+    let (client, t) = transport();
+    let clock = Clock::default();
+    let r = ResilientTransport::new(t, clock.clone())
+        .with_retry_after(RetryPolicy::new().with_max_attempts(2));
+    client.push_fn(move |_| unavailable());
+    let answer = grpc::encode_message(&task(TaskState::Working)).unwrap();
+    client.push_fn(move |_| Ok(messages_then(&[answer], Some(grpc::ok_trailers()), 3)));
+    let got = block_on(r.get_task(&CallContext::new(), GetTaskRequest::new("t1"))).unwrap();
+    assert_eq!(got, task(TaskState::Working));
+    assert_eq!(clock.waits(), [Duration::from_millis(300)]);
+    assert_eq!(client.requests().len(), 2);
+
+    client.push_fn(move |_| unavailable());
+    let err = block_on(r.send_message(
+        &CallContext::new(),
+        SendMessageRequest::new(Message::user_text("m1", "hi")),
+    ))
+    .unwrap_err();
+    assert_eq!(err.received_status(), Some(503), "UNAVAILABLE reads as 503");
+    assert_eq!(client.requests().len(), 3, "SendMessage is not sent again");
+}

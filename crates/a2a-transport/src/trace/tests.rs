@@ -125,6 +125,19 @@ fn a_long_tracestate_loses_long_members_first_then_from_the_end() {
 }
 
 #[test]
+fn new_roots_and_children_are_valid_and_distinct() {
+    let a = TraceContext::new_root(true);
+    let b = TraceContext::new_root(false);
+    assert_ne!(a.trace_id(), b.trace_id());
+    assert!(a.sampled() && !b.sampled());
+    let child = a.new_child();
+    assert_eq!(child.trace_id(), a.trace_id());
+    assert_ne!(child.span_id(), a.span_id());
+    // What is written parses back.
+    assert_eq!(TraceContext::parse(&child.traceparent()).unwrap(), child);
+}
+
+#[test]
 fn write_to_replaces_what_the_headers_had() {
     let mut headers = HeaderMap::new();
     headers.insert(TRACEPARENT, "stale".parse().unwrap());

@@ -1,9 +1,5 @@
 //! [`TracingTracer`]: the spans as spans of the `tracing` crate.
 
-use std::collections::hash_map::RandomState;
-use std::hash::{BuildHasher, Hasher};
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use tracing::field::Empty;
 
 use super::{Attribute, AttributeValue, Span, SpanKind, SpanName, TraceContext, Tracer};
@@ -16,10 +12,8 @@ use super::{Attribute, AttributeValue, Span, SpanKind, SpanName, TraceContext, T
 /// `parent_id` (a call's parent is the caller's `traceparent`), every
 /// [`AttributeKey`](super::AttributeKey) as a field of its name, and
 /// `otel.name`, `otel.kind`, `otel.status_code` and `otel.status_message`
-/// as `tracing-opentelemetry` reads them. Span ids are drawn from the
-/// standard library's per-process random hasher keys, so the core needs
-/// no random number crate; a trace with no caller gets a new trace id the
-/// same way.
+/// as `tracing-opentelemetry` reads them. Ids are made by
+/// [`TraceContext::new_root`] and [`TraceContext::new_child`].
 ///
 /// `tracing`'s own span tree knows nothing of the W3C parent: join spans
 /// by `trace_id` and `parent_id`. A host exporting to OpenTelemetry gets
@@ -84,13 +78,10 @@ impl Tracer for TracingTracer {
             SpanName::Execute => a2a_span!("a2a.execute"),
             SpanName::Push => a2a_span!("a2a.push"),
         };
-        let context = match parent {
-            Some(parent) => parent.child(random_id()),
-            None => {
-                let trace = (u128::from(random_id_u64()) << 64) | u128::from(random_id_u64());
-                TraceContext::new(trace.to_be_bytes(), random_id(), true)
-            }
-        };
+        let context = Some(match parent {
+            Some(parent) => parent.new_child(),
+            None => TraceContext::new_root(true),
+        });
         span.record(
             "otel.kind",
             match name.kind() {
@@ -146,23 +137,6 @@ impl Span for TracingSpan {
     fn end(&mut self) {
         self.span = None;
     }
-}
-
-/// A non-zero id from the process's random hasher keys and a counter.
-fn random_id_u64() -> u64 {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    loop {
-        let mut hasher = RandomState::new().build_hasher();
-        hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-        let id = hasher.finish();
-        if id != 0 {
-            return id;
-        }
-    }
-}
-
-fn random_id() -> [u8; 8] {
-    random_id_u64().to_be_bytes()
 }
 
 #[cfg(test)]
