@@ -767,7 +767,7 @@ impl CallSpan {
                 match self.binding {
                     Some(Binding::JsonRpc) => span.set_attribute(Attribute::int(
                         AttributeKey::RpcJsonrpcErrorCode,
-                        e.code().0.into(),
+                        e.code().0,
                     )),
                     Some(Binding::Grpc) => span.set_attribute(Attribute::int(
                         AttributeKey::RpcGrpcStatusCode,

@@ -17,7 +17,7 @@ use super::{Attribute, AttributeValue, Span, SpanKind, SpanName, TraceContext, T
 ///
 /// `tracing`'s own span tree knows nothing of the W3C parent: join spans
 /// by `trace_id` and `parent_id`. A host exporting to OpenTelemetry gets
-/// the tree as such from [`OtelTracer`](super::OtelTracer) (feature
+/// the tree as such from `OtelTracer` (feature
 /// `opentelemetry-trace`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TracingTracer;
