@@ -195,6 +195,7 @@ faults! {
     "no-grpc-status-details", Grpc(NoStatusDetails), "leaves grpc-status-details-bin out of gRPC errors";
     "grpc-frame-length-wrong", Grpc(WrongFrameLength), "writes a gRPC message whose length prefix is one byte too long";
     "grpc-version-ignored", Grpc(VersionIgnored), "serves any a2a-version metadata as 1.0";
+    "grpc-deadline-ignored", Grpc(DeadlineIgnored), "ignores grpc-timeout: a call runs to its end whatever its deadline";
     "push-without-credentials", Push(NoCredentials), "sends webhooks without the config's Authorization";
     "push-wrong-media-type", Push(WrongMediaType), "sends webhooks as text/plain";
     "push-https-refused", Push(HttpsRefused), "refuses https webhooks (the sender without TLS)";
@@ -282,6 +283,7 @@ enum GrpcFault {
     NoStatusDetails,
     WrongFrameLength,
     VersionIgnored,
+    DeadlineIgnored,
 }
 
 /// The gRPC carrier with one [`GrpcFault`].
@@ -301,6 +303,10 @@ impl GrpcWire for FaultyGrpc {
                 request
                     .headers_mut()
                     .insert("a2a-version", http::HeaderValue::from_static("1.0"));
+            }
+            if self.fault == GrpcFault::DeadlineIgnored {
+                // The host never sees the deadline, so nothing enforces it.
+                request.headers_mut().remove("grpc-timeout");
             }
             let mut reply = self.inner.call(request, timeout).await?;
             let fields = match reply.trailers.as_mut() {

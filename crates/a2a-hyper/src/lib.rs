@@ -92,6 +92,7 @@
 
 mod client;
 mod connection;
+mod deadline;
 mod limits;
 mod push;
 mod request_body;
@@ -99,6 +100,7 @@ mod runtime;
 mod server;
 
 pub use client::{ClientOptions, HyperClient, SystemResolver};
+pub use deadline::{grpc_deadline, within_grpc_deadline};
 pub use limits::{HostLimits, ServeStats};
 pub use push::{HttpPushSender, Resolver};
 pub use runtime::TokioRuntime;

@@ -38,6 +38,7 @@ use tokio::sync::watch;
 use tower_service::Service as _;
 
 use crate::connection::{self, Phase, Registry, TrackedBody};
+use crate::deadline::{grpc_deadline, within_grpc_deadline};
 use crate::limits::{Count, HostLimits, ServeStats};
 use crate::request_body::{BodyBudget, LimitedBody};
 
@@ -388,7 +389,9 @@ fn static_response<B>(
 /// finish; a request body that stalls or crawls is answered 408, one that
 /// would pass the in-flight byte budget 503, both with the binding's error
 /// body. What was refused or closed is counted in
-/// [`ServeOptions::stats`].
+/// [`ServeOptions::stats`]. A gRPC call's `grpc-timeout` is enforced: past
+/// it the call is dropped and answered `DEADLINE_EXCEEDED`
+/// ([`within_grpc_deadline`]).
 ///
 /// A failed accept (out of file descriptors, a connection reset before it
 /// was accepted) concerns one connection, not the server: `serve` waits,
@@ -481,7 +484,17 @@ pub async fn serve<S>(
                 let started = Instant::now();
                 let (version, method) = (request.version(), request.method().clone());
                 let path = log.as_ref().map(|_| request.uri().path().to_owned());
-                let response = tower.call(request).await?;
+                // The clock starts with the request head, as the client's did.
+                let response = match grpc_deadline(request.headers()) {
+                    Some(timeout) => {
+                        let call = async move {
+                            let Ok(response) = tower.call(request).await;
+                            response
+                        };
+                        within_grpc_deadline(timeout, call).await
+                    }
+                    None => tower.call(request).await?,
+                };
                 if let (Some(log), Some(path)) = (log, path) {
                     log(&RequestLog {
                         peer,

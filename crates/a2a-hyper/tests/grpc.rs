@@ -40,18 +40,31 @@ impl Got {
 
 /// One gRPC call of `op` with `body` over a fresh h2c connection.
 async fn h2c(addr: SocketAddr, op: Operation, body: Bytes, version: &str) -> Got {
+    h2c_with(addr, op, body, version, &[]).await
+}
+
+/// [`h2c`] with `metadata` added to the request's headers.
+async fn h2c_with(
+    addr: SocketAddr,
+    op: Operation,
+    body: Bytes,
+    version: &str,
+    metadata: &[(&str, &str)],
+) -> Got {
     let tcp = TcpStream::connect(addr).await.unwrap();
     let (mut sender, conn) =
         hyper::client::conn::http2::handshake(TokioExecutor::new(), TokioIo::new(tcp))
             .await
             .unwrap();
     tokio::spawn(conn);
-    let request = Request::post(format!("http://{addr}{}", grpc::method_path(op)))
+    let mut request = Request::post(format!("http://{addr}{}", grpc::method_path(op)))
         .header("content-type", "application/grpc")
         .header("te", "trailers")
-        .header("a2a-version", version)
-        .body(Full::new(body))
-        .unwrap();
+        .header("a2a-version", version);
+    for (name, value) in metadata {
+        request = request.header(*name, *value);
+    }
+    let request = request.body(Full::new(body)).unwrap();
     let response = tokio::time::timeout(Duration::from_secs(5), sender.send_request(request))
         .await
         .expect("an answer within 5 s")
@@ -79,7 +92,64 @@ async fn h2c(addr: SocketAddr, op: Operation, body: Bytes, version: &str) -> Got
 }
 
 fn send() -> Bytes {
-    grpc::encode_message(&SendMessageRequest::new(Message::user_text("m-1", "hi"))).unwrap()
+    send_text("hi")
+}
+
+fn send_text(text: &str) -> Bytes {
+    grpc::encode_message(&SendMessageRequest::new(Message::user_text("m-1", text))).unwrap()
+}
+
+#[tokio::test]
+async fn grpc_timeout_is_enforced_by_the_host() {
+    let agent = start(server_config()).await;
+    let timeout = [(grpc::GRPC_TIMEOUT, "1n")];
+
+    // Work of 3 s under a 1 ns deadline: DEADLINE_EXCEEDED at once,
+    // trailers-only, not OK after 3 s.
+    let started = std::time::Instant::now();
+    let got = h2c_with(
+        agent.addr,
+        Operation::SendMessage,
+        send_text("slow"),
+        "1.0",
+        &timeout,
+    )
+    .await;
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(1), "answered after {took:?}");
+    assert!(got.messages.is_empty() && got.trailers.is_none(), "{got:?}");
+    let GrpcStatus::Error(code, error) = got.grpc_status() else {
+        panic!("an error: {got:?}")
+    };
+    assert_eq!(code, GrpcCode::DEADLINE_EXCEEDED);
+    assert!(error.message().contains("deadline"), "{error}");
+
+    // A stream past its deadline: its first message, then
+    // DEADLINE_EXCEEDED in the trailers (the agent is quiet for 150 ms).
+    let cut = [(grpc::GRPC_TIMEOUT, "50m")];
+    let got = h2c_with(
+        agent.addr,
+        Operation::SendStreamingMessage,
+        send(),
+        "1.0",
+        &cut,
+    )
+    .await;
+    assert_eq!(got.messages.len(), 1, "{got:?}");
+    assert_eq!(got.trailers.as_ref().unwrap()[grpc::GRPC_STATUS], "4");
+
+    // Within its deadline a call is answered as ever.
+    let ample = [(grpc::GRPC_TIMEOUT, "5S")];
+    let got = h2c_with(
+        agent.addr,
+        Operation::SendStreamingMessage,
+        send(),
+        "1.0",
+        &ample,
+    )
+    .await;
+    assert_eq!(got.messages.len(), 2);
+    assert_eq!(got.grpc_status(), GrpcStatus::Ok);
 }
 
 #[tokio::test]
