@@ -195,6 +195,7 @@ faults! {
     "no-grpc-status-details", Grpc(NoStatusDetails), "leaves grpc-status-details-bin out of gRPC errors";
     "grpc-frame-length-wrong", Grpc(WrongFrameLength), "writes a gRPC message whose length prefix is one byte too long";
     "grpc-version-ignored", Grpc(VersionIgnored), "serves any a2a-version metadata as 1.0";
+    "grpc-status-unbounded", Grpc(StatusUnbounded), "echoes the whole request into grpc-message, however long";
     "grpc-deadline-ignored", Grpc(DeadlineIgnored), "ignores grpc-timeout: a call runs to its end whatever its deadline";
     "push-without-credentials", Push(NoCredentials), "sends webhooks without the config's Authorization";
     "push-wrong-media-type", Push(WrongMediaType), "sends webhooks as text/plain";
@@ -284,6 +285,7 @@ enum GrpcFault {
     WrongFrameLength,
     VersionIgnored,
     DeadlineIgnored,
+    StatusUnbounded,
 }
 
 /// The gRPC carrier with one [`GrpcFault`].
@@ -308,6 +310,9 @@ impl GrpcWire for FaultyGrpc {
                 // The host never sees the deadline, so nothing enforces it.
                 request.headers_mut().remove("grpc-timeout");
             }
+            // What an unbounded server would echo of the request.
+            let echoed =
+                a2a_transport::grpc::encode_grpc_message(&String::from_utf8_lossy(request.body()));
             let mut reply = self.inner.call(request, timeout).await?;
             let fields = match reply.trailers.as_mut() {
                 Some(trailers) => trailers,
@@ -316,6 +321,13 @@ impl GrpcWire for FaultyGrpc {
             match self.fault {
                 GrpcFault::WrongStatus if fields.get("grpc-status").is_some_and(|v| v != "0") => {
                     fields.insert("grpc-status", http::HeaderValue::from_static("2"));
+                }
+                GrpcFault::StatusUnbounded
+                    if fields.get("grpc-status").is_some_and(|v| v != "0") =>
+                {
+                    if let Ok(message) = http::HeaderValue::from_str(&echoed) {
+                        fields.insert("grpc-message", message);
+                    }
                 }
                 GrpcFault::NoStatusDetails => {
                     fields.remove("grpc-status-details-bin");

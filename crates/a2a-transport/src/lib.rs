@@ -566,7 +566,7 @@ pub mod grpc {
         response_head, status_fields, FrameDecoder, FrameError, GrpcStatus, HeadError,
         TimeoutError, DEFAULT_MAX_MESSAGE_SIZE, GRPC_ACCEPT_ENCODING, GRPC_CONTENT_TYPE,
         GRPC_ENCODING, GRPC_MESSAGE, GRPC_PROTO_CONTENT_TYPE, GRPC_STATUS, GRPC_STATUS_DETAILS,
-        GRPC_TIMEOUT, PREFIX_LEN, SERVICE_NAME,
+        GRPC_TIMEOUT, MAX_GRPC_MESSAGE_LEN, MAX_STATUS_DETAILS_LEN, PREFIX_LEN, SERVICE_NAME,
     };
     pub use a2a_proto::GrpcCode;
 }

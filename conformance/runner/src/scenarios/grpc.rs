@@ -39,6 +39,8 @@ pub(crate) fn list() -> Vec<Scenario> {
             "a message over the server's limit is RESOURCE_EXHAUSTED", size_limit),
         scenario!("grpc.streaming", "10", Must, Kind::Wire(GRPC),
             "SendStreamingMessage answers a message per event, then grpc-status 0", streaming),
+        scenario!("grpc.status-bounded", "10.6", Should, Kind::Wire(GRPC),
+            "an error about a 64 KiB task id keeps its metadata within 8 KiB (what gRPC clients accept), NOT_FOUND with its ErrorInfo", status_bounded),
         scenario!("grpc.deadline", "10", Should, Kind::Wire(GRPC),
             "a call still running when its grpc-timeout passes is answered DEADLINE_EXCEEDED then, not when the work ends", deadline),
     ]
@@ -279,5 +281,36 @@ async fn deadline(cx: &Ctx<'_>) -> Check {
         format!("the answer after {took:?}"),
     )?;
     cx.note(format!("DEADLINE_EXCEEDED after {took:?}"));
+    Ok(())
+}
+
+/// The metadata gRPC clients commonly accept (grpc-java's default); the
+/// status of an error must fit in it, whatever the request echoed.
+const CLIENT_METADATA_LIMIT: usize = 8 * 1024;
+
+async fn status_bounded(cx: &Ctx<'_>) -> Check {
+    let id = format!("no-such-task-{}-{}", cx.nonce(), "x".repeat(64 * 1024));
+    let body = framed(&GetTaskRequest {
+        id,
+        ..Default::default()
+    })?;
+    let reply = call(cx, Operation::GetTask, body, "1.0").await?;
+    let error = error_of(&reply, GrpcCode::NOT_FOUND, "TaskNotFoundError")?;
+    ensure(
+        error.kind() == ErrorKind::TaskNotFound,
+        "the ErrorInfo of TaskNotFoundError",
+        format!("{:?}", error.kind()),
+    )?;
+    let size: usize = reply
+        .status_fields()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len())
+        .sum();
+    ensure(
+        size <= CLIENT_METADATA_LIMIT,
+        format!("status metadata within {CLIENT_METADATA_LIMIT} bytes"),
+        format!("{size} bytes"),
+    )?;
+    cx.note(format!("{size} bytes of status metadata"));
     Ok(())
 }
