@@ -54,6 +54,11 @@ pub struct HostLimits {
     /// connections; the body that would pass it is answered 503. Default
     /// [`DEFAULT_MAX_BODY_BYTES_IN_FLIGHT`](HostLimits::DEFAULT_MAX_BODY_BYTES_IN_FLIGHT).
     pub max_body_bytes_in_flight: usize,
+    /// When the 503 for a spent [`max_body_bytes_in_flight`](HostLimits::max_body_bytes_in_flight)
+    /// tells the client to try again (`Retry-After`, rounded up to whole
+    /// seconds, and a `google.rpc.RetryInfo`). Default
+    /// [`DEFAULT_BUDGET_RETRY_AFTER`](HostLimits::DEFAULT_BUDGET_RETRY_AFTER).
+    pub budget_retry_after: Duration,
 }
 
 impl HostLimits {
@@ -72,6 +77,10 @@ impl HostLimits {
     /// Default [`max_body_bytes_in_flight`](HostLimits::max_body_bytes_in_flight):
     /// 128 MiB, eight bodies of the server's default 16 MiB limit.
     pub const DEFAULT_MAX_BODY_BYTES_IN_FLIGHT: usize = 128 << 20;
+    /// Default [`budget_retry_after`](HostLimits::budget_retry_after): 1 s;
+    /// bodies in flight arrive or time out within seconds, freeing the
+    /// budget.
+    pub const DEFAULT_BUDGET_RETRY_AFTER: Duration = Duration::from_secs(1);
 
     /// Sets [`max_connections`](HostLimits::max_connections) (at least 1).
     pub fn with_max_connections(mut self, max: usize) -> HostLimits {
@@ -109,6 +118,12 @@ impl HostLimits {
         self.max_body_bytes_in_flight = max;
         self
     }
+
+    /// Sets [`budget_retry_after`](HostLimits::budget_retry_after).
+    pub fn with_budget_retry_after(mut self, delay: Duration) -> HostLimits {
+        self.budget_retry_after = delay;
+        self
+    }
 }
 
 impl Default for HostLimits {
@@ -120,6 +135,7 @@ impl Default for HostLimits {
             body_stall_timeout: HostLimits::DEFAULT_BODY_STALL_TIMEOUT,
             min_body_rate: HostLimits::DEFAULT_MIN_BODY_RATE,
             max_body_bytes_in_flight: HostLimits::DEFAULT_MAX_BODY_BYTES_IN_FLIGHT,
+            budget_retry_after: HostLimits::DEFAULT_BUDGET_RETRY_AFTER,
         }
     }
 }
@@ -209,6 +225,12 @@ mod tests {
         let d = HostLimits::default();
         assert_eq!(d.max_connections, 1024);
         assert_eq!(d.max_body_bytes_in_flight, 128 << 20);
+        assert_eq!(d.budget_retry_after, Duration::from_secs(1));
+        assert_eq!(
+            d.with_budget_retry_after(Duration::from_secs(3))
+                .budget_retry_after,
+            Duration::from_secs(3)
+        );
         assert_eq!(
             HostLimits::default()
                 .with_max_connections(0)

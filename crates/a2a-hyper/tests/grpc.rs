@@ -234,6 +234,28 @@ async fn a_body_over_the_limit_is_resource_exhausted_on_h2() {
 }
 
 #[tokio::test]
+async fn a_spent_body_budget_is_unavailable_with_a_retry_delay() {
+    let limits = HostLimits::default().with_max_body_bytes_in_flight(100);
+    let agent = start_with(server_config(), ServeOptions::default().with_limits(limits)).await;
+    // An HTTP/1.1 body holds 80 of the 100 bytes and waits.
+    let mut holder = TcpStream::connect(agent.addr).await.unwrap();
+    holder
+        .write_all(b"POST / HTTP/1.1\r\nhost: a\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n")
+        .await
+        .unwrap();
+    holder.write_all(&[b' '; 80]).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let big = grpc::encode_frame(&[0u8; 80]).unwrap();
+    let got = h2c(agent.addr, Operation::SendMessage, big, "1.0").await;
+    let GrpcStatus::Error(code, error) = got.grpc_status() else {
+        panic!("an error: {got:?}")
+    };
+    assert_eq!(code, GrpcCode::UNAVAILABLE);
+    assert_eq!(error.retry_delay(), Some(Duration::from_secs(1)));
+    drop(holder);
+}
+
+#[tokio::test]
 async fn an_idle_h2_connection_is_closed_by_the_host_limits() {
     let options = ServeOptions::default()
         .with_limits(HostLimits::default().with_idle_timeout(Duration::from_millis(200)));
