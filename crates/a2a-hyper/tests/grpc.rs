@@ -233,6 +233,53 @@ async fn a_body_over_the_limit_is_resource_exhausted_on_h2() {
     assert_eq!(code, GrpcCode::RESOURCE_EXHAUSTED);
 }
 
+/// A request body that sends `first`, then nothing, ever.
+struct Stalled(Option<Bytes>);
+
+impl http_body::Body for Stalled {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
+        match self.0.take() {
+            Some(first) => std::task::Poll::Ready(Some(Ok(http_body::Frame::data(first)))),
+            None => std::task::Poll::Pending,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_stalled_body_is_deadline_exceeded_on_h2() {
+    let limits = HostLimits::default().with_body_stall_timeout(Duration::from_millis(200));
+    let agent = start_with(server_config(), ServeOptions::default().with_limits(limits)).await;
+    let tcp = TcpStream::connect(agent.addr).await.unwrap();
+    let (mut sender, conn) =
+        hyper::client::conn::http2::handshake(TokioExecutor::new(), TokioIo::new(tcp))
+            .await
+            .unwrap();
+    tokio::spawn(conn);
+    let request = Request::post(format!(
+        "http://{}{}",
+        agent.addr,
+        grpc::method_path(Operation::SendMessage)
+    ))
+    .header("content-type", "application/grpc")
+    .header("a2a-version", "1.0")
+    .body(Stalled(Some(Bytes::from_static(&[0, 0, 0, 1, 0]))))
+    .unwrap();
+    let response = tokio::time::timeout(Duration::from_secs(3), sender.send_request(request))
+        .await
+        .expect("answered within the stall timeout")
+        .unwrap();
+    let Some(GrpcStatus::Error(code, error)) = grpc::read_status(response.headers()) else {
+        panic!("a trailers-only error: {response:?}")
+    };
+    assert_eq!(code, GrpcCode::DEADLINE_EXCEEDED);
+    assert!(error.message().contains("stopped arriving"), "{error}");
+}
+
 #[tokio::test]
 async fn a_spent_body_budget_is_unavailable_with_a_retry_delay() {
     let limits = HostLimits::default().with_max_body_bytes_in_flight(100);

@@ -89,6 +89,19 @@ async fn a_stalled_body_is_answered_408_within_its_timeout_and_released() {
         "{elapsed:?}"
     );
     assert_eq!(stats.bodies_timed_out(), 1);
+
+    // HTTP+JSON names the status DEADLINE_EXCEEDED, not INVALID_ARGUMENT.
+    let mut rest = TcpStream::connect(agent.addr).await.unwrap();
+    rest.write_all(head.replace("POST / ", "POST /message:send ").as_bytes())
+        .await
+        .unwrap();
+    rest.write_all(b"{").await.unwrap();
+    let answer = read_to_close(&mut rest, Duration::from_secs(3))
+        .await
+        .expect("answered and closed");
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains(r#""status":"DEADLINE_EXCEEDED""#), "{text}");
     // The server serves on.
     assert_eq!(card_status(agent.addr).await, 200);
 }

@@ -318,10 +318,13 @@ fn echo(text: &str) -> &str {
 /// table has, which the host's transport answers (as the gRPC binding's
 /// `transport_error` does): 503, the server out of a resource for now,
 /// is `UNAVAILABLE` (Google's HTTP mapping of that code), not the
-/// `INTERNAL` of its `InternalError`.
+/// `INTERNAL` of its `InternalError`; 408, a body that did not arrive in
+/// the server's time, is `DEADLINE_EXCEEDED`, not the `INVALID_ARGUMENT`
+/// of its `InvalidRequestError`: nothing was wrong with what did arrive.
 fn transport_status_name(status: StatusCode) -> Option<&'static str> {
     match status {
         StatusCode::SERVICE_UNAVAILABLE => Some("UNAVAILABLE"),
+        StatusCode::REQUEST_TIMEOUT => Some("DEADLINE_EXCEEDED"),
         _ => None,
     }
 }
