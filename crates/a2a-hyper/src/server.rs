@@ -389,7 +389,8 @@ fn static_response<B>(
 /// finish; a request body that stalls or crawls is answered 408, one that
 /// would pass the in-flight byte budget 503, both with the binding's error
 /// body. What was refused or closed is counted in
-/// [`ServeOptions::stats`]. A gRPC call's `grpc-timeout` is enforced: past
+/// [`ServeOptions::stats`]. A gRPC call over HTTP/1.x is refused with 505
+/// (gRPC needs HTTP/2's trailers). A gRPC call's `grpc-timeout` is enforced: past
 /// it the call is dropped and answered `DEADLINE_EXCEEDED`
 /// ([`within_grpc_deadline`]).
 ///
@@ -462,6 +463,7 @@ pub async fn serve<S>(
             (options.log.clone(), Arc::clone(&budget), options.stats());
         let tracked = Arc::clone(&conn);
         let statics = Arc::clone(&options.statics);
+        let grpc_served = server.config().grpc;
         let service = service_fn(move |mut request: Request<Incoming>| {
             // The rate limiter keys anonymous callers by it.
             request.extensions_mut().insert(PeerAddr(peer));
@@ -477,9 +479,15 @@ pub async fn serve<S>(
                     Arc::clone(&stats_for_body),
                 )
             });
+            let http1_grpc =
+                grpc_served && request.version() < Version::HTTP_2 && is_grpc(&request);
             async move {
                 if let Some(response) = found {
                     return Ok(response.map(|body| TrackedBody::new(body, in_flight)));
+                }
+                if http1_grpc {
+                    return Ok(refuse_http1_grpc(request.version())
+                        .map(|body| TrackedBody::new(body, in_flight)));
                 }
                 let started = Instant::now();
                 let (version, method) = (request.version(), request.method().clone());
@@ -533,6 +541,37 @@ pub async fn serve<S>(
         // Each connection's task stops at once; give them a moment to go.
         let _ = tokio::time::timeout(Duration::from_millis(100), registry.drained()).await;
     }
+}
+
+/// Whether a request is a gRPC call, as the server tells (a `content-type`
+/// starting `application/grpc`, or a path of the A2A service).
+fn is_grpc<B>(request: &Request<B>) -> bool {
+    let grpc_type = request
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.as_bytes().get(..16))
+        .is_some_and(|p| p.eq_ignore_ascii_case(b"application/grpc"));
+    let service = request
+        .uri()
+        .path()
+        .strip_prefix('/')
+        .and_then(|p| p.strip_prefix(a2a_transport::grpc::SERVICE_NAME))
+        .is_some_and(|rest| rest.starts_with('/'));
+    grpc_type || service
+}
+
+/// The answer to a gRPC call over HTTP/1.x: 505 with the gRPC status in
+/// the head (gRPC needs HTTP/2's trailers; over HTTP/1.1 an answer would
+/// lose its status). The body is not read, so the connection closes.
+fn refuse_http1_grpc(version: Version) -> http::Response<a2a_transport::Body> {
+    let mut response = a2a_transport::grpc::HeadError::HttpVersion(version)
+        .to_response()
+        .map(|()| a2a_transport::Body::empty());
+    response.headers_mut().insert(
+        http::header::CONNECTION,
+        http::HeaderValue::from_static("close"),
+    );
+    response
 }
 
 /// The backoff and rate-limited log of failed accepts.

@@ -233,6 +233,43 @@ async fn a_body_over_the_limit_is_resource_exhausted_on_h2() {
     assert_eq!(code, GrpcCode::RESOURCE_EXHAUSTED);
 }
 
+#[tokio::test]
+async fn grpc_over_http1_is_refused_with_505_and_a_status() {
+    let agent = start(server_config()).await;
+    let body = send();
+    let mut tcp = TcpStream::connect(agent.addr).await.unwrap();
+    let head = format!(
+        "POST {} HTTP/1.1\r\nhost: a\r\ncontent-type: application/grpc\r\nte: trailers\r\na2a-version: 1.0\r\ncontent-length: {}\r\n\r\n",
+        grpc::method_path(Operation::SendMessage),
+        body.len()
+    );
+    tcp.write_all(head.as_bytes()).await.unwrap();
+    tcp.write_all(&body).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(3), tcp.read_to_end(&mut answer))
+        .await
+        .expect("answered and closed")
+        .unwrap();
+    let text = String::from_utf8_lossy(&answer);
+    // Not a 200 whose status the lost trailers would have carried.
+    assert!(text.starts_with("HTTP/1.1 505"), "{text}");
+    assert!(text.contains("\r\ngrpc-status: 13\r\n"), "{text}");
+    assert!(
+        text.contains("\r\ngrpc-message: gRPC needs HTTP/2"),
+        "{text}"
+    );
+    // The JSON bindings are served on HTTP/1.1 as ever.
+    let mut tcp = TcpStream::connect(agent.addr).await.unwrap();
+    tcp.write_all(
+        b"GET /.well-known/agent-card.json HTTP/1.1\r\nhost: a\r\nconnection: close\r\n\r\n",
+    )
+    .await
+    .unwrap();
+    let mut head = vec![0; 12];
+    tcp.read_exact(&mut head).await.unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200");
+}
+
 /// A request body that sends `first`, then nothing, ever.
 struct Stalled(Option<Bytes>);
 

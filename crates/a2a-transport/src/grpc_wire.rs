@@ -21,7 +21,7 @@ use a2a_types::{A2aError, ErrorKind, Operation};
 use base64::Engine as _;
 use bytes::{Buf, Bytes, BytesMut};
 use http::header::CONTENT_TYPE;
-use http::{HeaderMap, HeaderValue, Method, Response, StatusCode};
+use http::{HeaderMap, HeaderValue, Method, Response, StatusCode, Version};
 
 /// `application/grpc`: the content type of gRPC requests and responses.
 pub const GRPC_CONTENT_TYPE: &str = "application/grpc";
@@ -98,15 +98,22 @@ pub enum HeadError {
     /// `grpc-accept-encoding: identity`): messages are not compressed.
     #[error("grpc-encoding {0:?} is not supported; messages must be uncompressed (identity)")]
     Encoding(String),
+    /// A call over HTTP/1.x (HTTP 505, `INTERNAL`): gRPC needs HTTP/2,
+    /// whose trailers carry a call's status, which HTTP/1.1 loses. The
+    /// host, which knows the connection's version, checks it
+    /// ([`check_http_version`]).
+    #[error("gRPC needs HTTP/2 (its trailers carry the call's status), not {0:?}")]
+    HttpVersion(Version),
 }
 
 impl HeadError {
-    /// The HTTP status of the answer: 405 and 415 for requests that are
-    /// not gRPC, 200 (a trailers-only gRPC error) otherwise.
+    /// The HTTP status of the answer: 405, 415 and 505 for requests that
+    /// are not gRPC, 200 (a trailers-only gRPC error) otherwise.
     pub fn http_status(&self) -> StatusCode {
         match self {
             HeadError::Method(_) => StatusCode::METHOD_NOT_ALLOWED,
             HeadError::ContentType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            HeadError::HttpVersion(_) => StatusCode::HTTP_VERSION_NOT_SUPPORTED,
             _ => StatusCode::OK,
         }
     }
@@ -117,7 +124,7 @@ impl HeadError {
             HeadError::Method(_) | HeadError::UnknownMethod(_) | HeadError::Encoding(_) => {
                 GrpcCode::UNIMPLEMENTED
             }
-            HeadError::ContentType => GrpcCode::INTERNAL,
+            HeadError::ContentType | HeadError::HttpVersion(_) => GrpcCode::INTERNAL,
         }
     }
 
@@ -149,6 +156,27 @@ impl HeadError {
             _ => {}
         }
         response
+    }
+}
+
+/// Refuses a gRPC call over HTTP/1.x ([`HeadError::HttpVersion`]). For
+/// the host, which knows the version the connection speaks; the core's
+/// `A2aServer::handle` does not check it, so that in-memory callers and
+/// tests need not say HTTP/2.
+///
+/// ```
+/// use a2a_transport::grpc::{self, GrpcCode};
+///
+/// let e = grpc::check_http_version(http::Version::HTTP_11).unwrap_err();
+/// let response = e.to_response();
+/// assert_eq!(response.status(), 505);
+/// assert_eq!(response.headers()["grpc-status"], GrpcCode::INTERNAL.0.to_string().as_str());
+/// assert!(grpc::check_http_version(http::Version::HTTP_2).is_ok());
+/// ```
+pub fn check_http_version(version: Version) -> Result<(), HeadError> {
+    match version < Version::HTTP_2 {
+        true => Err(HeadError::HttpVersion(version)),
+        false => Ok(()),
     }
 }
 
