@@ -170,6 +170,7 @@ faults! {
     "challenge-error-dropped", Http(ChallengeErrorDropped), "answers a bearer token it does not accept with a bare Bearer challenge, no error=\"invalid_token\"";
     "notification-answered", Http(NotificationAnswered), "answers a JSON-RPC notification with a -32600 body";
     "batch-refused", Http(BatchRefused), "answers every JSON-RPC batch with one -32600";
+    "batch-sequential", Http(BatchSequential), "runs a JSON-RPC batch's calls one after another";
     "utf8-invalid-request", Http(Utf8InvalidRequest), "answers invalid UTF-8 with -32600 instead of -32700";
     "content-type-invalid-request", Http(ContentTypeInvalidRequest), "answers a non-JSON Content-Type with -32600 instead of -32005";
     "input-modes-ignored", Http(InputModesIgnored), "accepts message parts of media types its card does not accept";
@@ -366,6 +367,7 @@ enum HttpFault {
     ChallengeErrorDropped,
     NotificationAnswered,
     BatchRefused,
+    BatchSequential,
     Utf8InvalidRequest,
     ContentTypeInvalidRequest,
     InputModesIgnored,
@@ -795,6 +797,9 @@ impl HttpClient for FaultyHttp {
                 }
                 _ => {}
             }
+            if self.fault == HttpFault::BatchSequential && a2a_jsonrpc::is_batch(request.body()) {
+                return self.one_by_one(request).await;
+            }
             let is_card = request.uri().path() == a2a_transport::server::AGENT_CARD_PATH;
             let is_extended_card = request.uri().path().ends_with("/extendedAgentCard");
             let batch = a2a_jsonrpc::is_batch(request.body()) && request.body().len() > 2;
@@ -934,6 +939,43 @@ impl HttpClient for FaultyHttp {
             parts.headers.remove(http::header::CONTENT_LENGTH);
             Ok(http::Response::from_parts(parts, ResponseBody::full(bytes)))
         })
+    }
+}
+
+impl FaultyHttp {
+    /// A batch sent as its elements, one request after the other's
+    /// answer, and answered as the array of their answers: what a server
+    /// running a batch's calls in turn gives back.
+    async fn one_by_one(
+        &self,
+        request: http::Request<Bytes>,
+    ) -> Result<http::Response<ResponseBody>, HttpError> {
+        let Ok(Value::Array(elements)) = serde_json::from_slice::<Value>(request.body()) else {
+            return self.inner.send(request).await;
+        };
+        let (head, _) = request.into_parts();
+        let mut answers = Vec::new();
+        for element in elements {
+            let mut single = http::Request::new(Bytes::from(element.to_string()));
+            *single.method_mut() = head.method.clone();
+            *single.uri_mut() = head.uri.clone();
+            *single.version_mut() = head.version;
+            *single.headers_mut() = head.headers.clone();
+            single.headers_mut().remove(http::header::CONTENT_LENGTH);
+            *single.extensions_mut() = head.extensions.clone();
+            let body = read_all(self.inner.send(single).await?.into_body()).await?;
+            if let Ok(answer) = serde_json::from_slice::<Value>(&body) {
+                answers.push(answer);
+            }
+        }
+        let mut response = http::Response::new(ResponseBody::full(Bytes::from(
+            Value::Array(answers).to_string(),
+        )));
+        response.headers_mut().insert(
+            http::header::CONTENT_TYPE,
+            http::HeaderValue::from_static("application/json"),
+        );
+        Ok(response)
     }
 }
 
