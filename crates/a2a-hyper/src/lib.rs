@@ -105,6 +105,6 @@ pub use limits::{HostLimits, ServeStats};
 pub use push::{HttpPushSender, Resolver};
 pub use runtime::TokioRuntime;
 pub use server::{
-    raise_fd_limit, rate_limiter, serve, server_config, AcceptLogFn, InstantClock, LogFn,
+    raise_fd_limit, rate_limiter, serve, server_config, AcceptLogFn, InstantClock, LogFn, NoticeFn,
     RequestLog, ServeOptions, TokioTimer, DEFAULT_KEEP_ALIVE,
 };

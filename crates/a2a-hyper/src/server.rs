@@ -163,6 +163,10 @@ pub type LogFn = Arc<dyn Fn(&RequestLog) + Send + Sync>;
 /// (it is called at most once a second: the others are counted in).
 pub type AcceptLogFn = Arc<dyn Fn(&std::io::Error, u64) + Send + Sync>;
 
+/// A function given a line about what [`serve`] changed at start (a
+/// connection cap lowered to the open-file limit).
+pub type NoticeFn = Arc<dyn Fn(&str) + Send + Sync>;
+
 /// How [`serve`] runs connections. The request limits are the
 /// [`A2aServer`]'s own ([`ServerConfig`]); these are the connections'
 /// ([`HostLimits`]), the shutdown and the logs.
@@ -188,6 +192,9 @@ pub struct ServeOptions {
     pub log: Option<LogFn>,
     /// Called, at most once a second, with a failed accept. Default `None`.
     pub accept_log: Option<AcceptLogFn>,
+    /// Called with a line about what `serve` changed at start: the
+    /// connection cap lowered to fit the open-file limit. Default `None`.
+    pub notice: Option<NoticeFn>,
     /// The connection limits. Default [`HostLimits::default`].
     pub limits: HostLimits,
     stats: Arc<ServeStats>,
@@ -294,6 +301,12 @@ impl ServeOptions {
         self
     }
 
+    /// Sets the start-up notice log ([`ServeOptions::notice`]).
+    pub fn with_notice(mut self, notice: impl Fn(&str) + Send + Sync + 'static) -> ServeOptions {
+        self.notice = Some(Arc::new(notice));
+        self
+    }
+
     /// Sets the connection limits.
     pub fn with_limits(mut self, limits: HostLimits) -> ServeOptions {
         self.limits = limits;
@@ -313,6 +326,7 @@ impl Default for ServeOptions {
             drain_timeout: Duration::from_secs(5),
             log: None,
             accept_log: None,
+            notice: None,
             limits: HostLimits::default(),
             stats: Arc::default(),
             statics: Arc::new(Vec::new()),
@@ -326,6 +340,7 @@ impl fmt::Debug for ServeOptions {
             .field("drain_timeout", &self.drain_timeout)
             .field("log", &self.log.as_ref().map(|_| ".."))
             .field("accept_log", &self.accept_log.as_ref().map(|_| ".."))
+            .field("notice", &self.notice.as_ref().map(|_| ".."))
             .field("limits", &self.limits)
             .field("stats", &self.stats)
             .field(
@@ -347,6 +362,39 @@ impl fmt::Debug for ServeOptions {
 /// exhaust. A host calls it once at start.
 pub fn raise_fd_limit() -> std::io::Result<u64> {
     rlimit::increase_nofile_limit(u64::MAX)
+}
+
+/// `limits` reconciled with the open-file limit at start: the soft limit
+/// raised to the hard one where allowed ([`raise_fd_limit`]), then the
+/// connection cap lowered to what it holds ([`HostLimits::fit_to_fd_limit`]),
+/// said to `notice` when lowered or when the limit cannot be read.
+fn fit_fd_limit(limits: HostLimits, notice: Option<&NoticeFn>) -> HostLimits {
+    let say = |line: String| {
+        if let Some(notice) = notice {
+            notice(&line);
+        }
+    };
+    let soft = match raise_fd_limit() {
+        Ok(soft) => soft,
+        Err(e) => {
+            say(format!(
+                "cannot read the open-file limit ({e}); at most {} connections",
+                limits.max_connections
+            ));
+            return limits;
+        }
+    };
+    let fitted = limits.fit_to_fd_limit(soft);
+    if fitted.max_connections < limits.max_connections {
+        say(format!(
+            "the open-file limit is {soft}: at most {} connections at once, not {} \
+             ({} files kept for the rest); raise the hard limit (ulimit -Hn) for more",
+            fitted.max_connections,
+            limits.max_connections,
+            HostLimits::FD_RESERVE
+        ));
+    }
+    fitted
 }
 
 /// The answer of a static resource for `request`, if one has its path.
@@ -382,7 +430,9 @@ fn static_response<B>(
 /// what is left and returns.
 ///
 /// Connections are held within [`ServeOptions::limits`]: at most
-/// [`HostLimits::max_connections`] (a new one beyond it closes the
+/// [`HostLimits::max_connections`], lowered at start to what the
+/// open-file limit holds (after raising the soft limit to the hard one;
+/// [`HostLimits::fit_to_fd_limit`], told to [`ServeOptions::notice`]) (a new one beyond it closes the
 /// connection idle longest, or is closed itself when all are busy), each
 /// closed after [`HostLimits::idle_timeout`] without a request in flight
 /// or [`HostLimits::header_read_timeout`] into a request head it does not
@@ -424,7 +474,8 @@ pub async fn serve<S>(
 ) where
     S: A2aService + 'static,
 {
-    let limits = options.limits;
+    let limits = fit_fd_limit(options.limits, options.notice.as_ref());
+    options.stats().set_max_connections(limits.max_connections);
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
