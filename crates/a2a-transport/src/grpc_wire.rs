@@ -100,8 +100,9 @@ pub enum HeadError {
     Encoding(String),
     /// A call over HTTP/1.x (HTTP 505, `INTERNAL`): gRPC needs HTTP/2,
     /// whose trailers carry a call's status, which HTTP/1.1 loses. The
-    /// host, which knows the connection's version, checks it
-    /// ([`check_http_version`]).
+    /// host, which knows the connection's version, checks it (`a2a-hyper`'s
+    /// `serve` does); `A2aServer::handle` does not, so that in-memory
+    /// callers and tests need not say HTTP/2.
     #[error("gRPC needs HTTP/2 (its trailers carry the call's status), not {0:?}")]
     HttpVersion(Version),
 }
@@ -156,27 +157,6 @@ impl HeadError {
             _ => {}
         }
         response
-    }
-}
-
-/// Refuses a gRPC call over HTTP/1.x ([`HeadError::HttpVersion`]). For
-/// the host, which knows the version the connection speaks; the core's
-/// `A2aServer::handle` does not check it, so that in-memory callers and
-/// tests need not say HTTP/2.
-///
-/// ```
-/// use a2a_transport::grpc::{self, GrpcCode};
-///
-/// let e = grpc::check_http_version(http::Version::HTTP_11).unwrap_err();
-/// let response = e.to_response();
-/// assert_eq!(response.status(), 505);
-/// assert_eq!(response.headers()["grpc-status"], GrpcCode::INTERNAL.0.to_string().as_str());
-/// assert!(grpc::check_http_version(http::Version::HTTP_2).is_ok());
-/// ```
-pub fn check_http_version(version: Version) -> Result<(), HeadError> {
-    match version < Version::HTTP_2 {
-        true => Err(HeadError::HttpVersion(version)),
-        false => Ok(()),
     }
 }
 
@@ -449,14 +429,14 @@ const B64_LENIENT: base64::engine::GeneralPurpose = base64::engine::GeneralPurpo
 
 /// The most bytes of `grpc-message` (percent-encoded) [`status_fields`]
 /// writes: 1 KiB. A longer message is cut at a character and ends `...`.
-pub const MAX_GRPC_MESSAGE_LEN: usize = 1024;
+pub(crate) const MAX_GRPC_MESSAGE_LEN: usize = 1024;
 /// The most bytes of `grpc-status-details-bin` (base64) [`status_fields`]
 /// writes: 4 KiB, so an error's status fields stay under 6 KiB, within
 /// the 8 KiB of metadata many gRPC clients accept (grpc-java's default).
 /// Trimming keeps the code, the `ErrorInfo` reason and domain, and a
 /// `RetryInfo`; what an error echoes of a request (its message, the
 /// `ErrorInfo` metadata, `BadRequest` descriptions) is cut first.
-pub const MAX_STATUS_DETAILS_LEN: usize = 4096;
+pub(crate) const MAX_STATUS_DETAILS_LEN: usize = 4096;
 /// The most bytes of the `google.rpc.Status` message in the details, and
 /// of each string of its details once they need trimming.
 const MAX_DETAIL_TEXT: usize = 512;
@@ -465,9 +445,14 @@ const MAX_DETAIL_FIELD: usize = 128;
 /// The status fields of an error with `code`: `grpc-status`, the
 /// percent-encoded `grpc-message`, and `grpc-status-details-bin`, the
 /// `google.rpc.Status` (with `code` as its code) in base64 without padding.
-/// Both texts are bounded ([`MAX_GRPC_MESSAGE_LEN`],
-/// [`MAX_STATUS_DETAILS_LEN`]): an error that echoes a long request (a
-/// 1 MiB task id) must not make trailers that clients refuse.
+/// Both texts are bounded, `grpc-message` to 1 KiB and
+/// `grpc-status-details-bin` to 4 KiB, so that an error's status fields
+/// stay under 6 KiB, within the 8 KiB of metadata many gRPC clients
+/// accept: an error that echoes a long request (a 1 MiB task id) must not
+/// make trailers that clients refuse. Trimming keeps the code, the
+/// `ErrorInfo` reason and domain, and a `RetryInfo`; what an error echoes
+/// of a request (its message, the `ErrorInfo` metadata, `BadRequest`
+/// descriptions) is cut first.
 pub fn status_fields(code: GrpcCode, error: &A2aError) -> HeaderMap {
     let mut status = status_to_proto(error);
     status.code = code.0;
@@ -993,6 +978,18 @@ mod tests {
             panic!("an error status");
         };
         assert_eq!(back, small);
+    }
+
+    #[test]
+    fn a_call_over_http1_is_refused_with_505_and_a_status() {
+        let response = HeadError::HttpVersion(Version::HTTP_11).to_response();
+        assert_eq!(response.status(), StatusCode::HTTP_VERSION_NOT_SUPPORTED);
+        assert_eq!(response.headers()[GRPC_STATUS], "13");
+        let Some(GrpcStatus::Error(code, error)) = read_status(response.headers()) else {
+            panic!("a status in the head");
+        };
+        assert_eq!(code, GrpcCode::INTERNAL);
+        assert!(error.message().contains("HTTP/2"), "{error}");
     }
 
     #[test]
