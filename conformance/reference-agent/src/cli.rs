@@ -56,7 +56,8 @@ USAGE: a2a-reference-agent [OPTIONS]
   --keep-alive <secs>    SSE keep-alive comment interval (default 15)
   --signing-key <file>   sign the agent card at start-up with this private JWK (EC P-256 or
                          P-384, Ed25519, RSA; its `kid` names it, its `alg` or the key type's
-                         default is the algorithm) and serve the public key as a JWKS (spec 8.4)
+                         default is the algorithm) and serve the public key as a JWKS (spec 8.4),
+                         derived from `d` when the JWK leaves out `x` and `y`
   --jwks-path <path>     where that JWKS is served and what the signature's `jku` names
                          (default /.well-known/jwks.json)
   --v0-3                 also serve A2A 0.3 on JSON-RPC and HTTP+JSON (requests without
@@ -307,8 +308,9 @@ impl Options {
                             "--signing-key {path}: the JWK needs a \"kid\" (spec 8.4.2)"
                         ));
                     }
-                    SigningKey::from_jwk(&jwk, None)
+                    let key = SigningKey::from_jwk(&jwk, None)
                         .map_err(|e| format!("--signing-key {path}: {e}"))?;
+                    let jwk = with_public_members(jwk, &key);
                     o.signing_key = Some(jwk);
                 }
                 "--jwks-path" => {
@@ -595,6 +597,19 @@ pub fn grpc_address(base: &str) -> String {
     format!("{host}:{port}")
 }
 
+/// `jwk` with the public members its private key implies, filled in from
+/// `d` where the JWK leaves them out (`x`, `y`; RSA cannot be read without
+/// `n` and `e`), so the JWKS published from it holds the key that verifies
+/// the card's signature: a JWK of `d` alone published a key nobody could
+/// verify with. Members that name another key were refused already by
+/// [`SigningKey::from_jwk`].
+fn with_public_members(mut jwk: Jwk, key: &SigningKey) -> Jwk {
+    let derived = key.verifying_key().to_jwk();
+    jwk.x = jwk.x.or(derived.x);
+    jwk.y = jwk.y.or(derived.y);
+    jwk
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -749,6 +764,44 @@ mod tests {
             .contains("kid"));
         assert!(parse(&["--signing-key", "/nonexistent/key"]).is_err());
         assert!(parse(&["--jwks-path", "keys"]).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_private_key_alone_publishes_its_derived_public_key() {
+        let dir = std::env::temp_dir().join(format!("a2a-ref-d-only-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("key.jwk.json");
+        for alg in [
+            a2a_signing::Algorithm::Es256,
+            a2a_signing::Algorithm::Es384,
+            a2a_signing::Algorithm::EdDsa,
+        ] {
+            let key = SigningKey::generate(alg).unwrap();
+            let full = key.private_jwk().with_kid("ref-d");
+            // Only d (and what names the key type): no public coordinates.
+            let mut d_only = full.clone();
+            d_only.x = None;
+            d_only.y = None;
+            std::fs::write(&path, d_only.to_json()).unwrap();
+            let o = run(&["--signing-key", path.to_str().unwrap()]);
+            let published = o.jwks().unwrap();
+            assert_eq!(published, JwkSet::new([full.public()]), "{alg:?}");
+            // The card the agent signs verifies under what it publishes.
+            let server = o.server("127.0.0.1:9".parse().unwrap()).unwrap();
+            let json = a2a_types::json::to_vec(server.card()).unwrap();
+            let verifier = a2a_signing::Verifier::new(published, Default::default());
+            assert!(verifier.verify_json(&json).is_ok(), "{alg:?}");
+        }
+        // Public members of another key are refused at start.
+        let key = SigningKey::generate(a2a_signing::Algorithm::Es256).unwrap();
+        let other = SigningKey::generate(a2a_signing::Algorithm::Es256).unwrap();
+        let mut mixed = key.private_jwk().with_kid("ref-mixed");
+        mixed.x = other.public_jwk().x;
+        mixed.y = other.public_jwk().y;
+        std::fs::write(&path, mixed.to_json()).unwrap();
+        let refused = parse(&["--signing-key", path.to_str().unwrap()]).unwrap_err();
+        assert!(refused.contains("do not belong"), "{refused}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -89,5 +89,7 @@ async fn main() {
             std::process::exit(1);
         }
     };
+    // A connection cap lowered to the open-file limit is said at start.
+    let serve_options = serve_options.with_notice(|line| eprintln!("a2a-reference-agent: {line}"));
     a2a_hyper::serve(listener, server, serve_options, shutdown).await;
 }

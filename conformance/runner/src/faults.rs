@@ -170,6 +170,7 @@ faults! {
     "challenge-error-dropped", Http(ChallengeErrorDropped), "answers a bearer token it does not accept with a bare Bearer challenge, no error=\"invalid_token\"";
     "notification-answered", Http(NotificationAnswered), "answers a JSON-RPC notification with a -32600 body";
     "batch-refused", Http(BatchRefused), "answers every JSON-RPC batch with one -32600";
+    "batch-sequential", Http(BatchSequential), "runs the calls of a JSON-RPC batch one after another";
     "utf8-invalid-request", Http(Utf8InvalidRequest), "answers invalid UTF-8 with -32600 instead of -32700";
     "content-type-invalid-request", Http(ContentTypeInvalidRequest), "answers a non-JSON Content-Type with -32600 instead of -32005";
     "input-modes-ignored", Http(InputModesIgnored), "accepts message parts of media types its card does not accept";
@@ -195,6 +196,8 @@ faults! {
     "no-grpc-status-details", Grpc(NoStatusDetails), "leaves grpc-status-details-bin out of gRPC errors";
     "grpc-frame-length-wrong", Grpc(WrongFrameLength), "writes a gRPC message whose length prefix is one byte too long";
     "grpc-version-ignored", Grpc(VersionIgnored), "serves any a2a-version metadata as 1.0";
+    "grpc-status-unbounded", Grpc(StatusUnbounded), "echoes the whole request into grpc-message, however long";
+    "grpc-deadline-ignored", Grpc(DeadlineIgnored), "ignores grpc-timeout: a call runs to its end whatever its deadline";
     "push-without-credentials", Push(NoCredentials), "sends webhooks without the config's Authorization";
     "push-wrong-media-type", Push(WrongMediaType), "sends webhooks as text/plain";
     "push-https-refused", Push(HttpsRefused), "refuses https webhooks (the sender without TLS)";
@@ -282,6 +285,8 @@ enum GrpcFault {
     NoStatusDetails,
     WrongFrameLength,
     VersionIgnored,
+    DeadlineIgnored,
+    StatusUnbounded,
 }
 
 /// The gRPC carrier with one [`GrpcFault`].
@@ -302,6 +307,13 @@ impl GrpcWire for FaultyGrpc {
                     .headers_mut()
                     .insert("a2a-version", http::HeaderValue::from_static("1.0"));
             }
+            if self.fault == GrpcFault::DeadlineIgnored {
+                // The host never sees the deadline, so nothing enforces it.
+                request.headers_mut().remove("grpc-timeout");
+            }
+            // What an unbounded server would echo of the request.
+            let echoed =
+                a2a_transport::grpc::encode_grpc_message(&String::from_utf8_lossy(request.body()));
             let mut reply = self.inner.call(request, timeout).await?;
             let fields = match reply.trailers.as_mut() {
                 Some(trailers) => trailers,
@@ -310,6 +322,13 @@ impl GrpcWire for FaultyGrpc {
             match self.fault {
                 GrpcFault::WrongStatus if fields.get("grpc-status").is_some_and(|v| v != "0") => {
                     fields.insert("grpc-status", http::HeaderValue::from_static("2"));
+                }
+                GrpcFault::StatusUnbounded
+                    if fields.get("grpc-status").is_some_and(|v| v != "0") =>
+                {
+                    if let Ok(message) = http::HeaderValue::from_str(&echoed) {
+                        fields.insert("grpc-message", message);
+                    }
                 }
                 GrpcFault::NoStatusDetails => {
                     fields.remove("grpc-status-details-bin");
@@ -348,6 +367,7 @@ enum HttpFault {
     ChallengeErrorDropped,
     NotificationAnswered,
     BatchRefused,
+    BatchSequential,
     Utf8InvalidRequest,
     ContentTypeInvalidRequest,
     InputModesIgnored,
@@ -777,6 +797,9 @@ impl HttpClient for FaultyHttp {
                 }
                 _ => {}
             }
+            if self.fault == HttpFault::BatchSequential && a2a_jsonrpc::is_batch(request.body()) {
+                return self.one_by_one(request).await;
+            }
             let is_card = request.uri().path() == a2a_transport::server::AGENT_CARD_PATH;
             let is_extended_card = request.uri().path().ends_with("/extendedAgentCard");
             let batch = a2a_jsonrpc::is_batch(request.body()) && request.body().len() > 2;
@@ -916,6 +939,55 @@ impl HttpClient for FaultyHttp {
             parts.headers.remove(http::header::CONTENT_LENGTH);
             Ok(http::Response::from_parts(parts, ResponseBody::full(bytes)))
         })
+    }
+}
+
+impl FaultyHttp {
+    /// A batch sent as its elements, one request after the other's
+    /// answer, and answered as the array of their answers: what a server
+    /// running a batch's calls in turn gives back.
+    async fn one_by_one(
+        &self,
+        request: http::Request<Bytes>,
+    ) -> Result<http::Response<ResponseBody>, HttpError> {
+        // Only a batch of unary calls with ids: what the server would
+        // answer for the rest (streams, notifications, non-requests) is
+        // not the fault's to change.
+        let unary = |e: &Value| {
+            e.get("id").is_some()
+                && e.get("method")
+                    .and_then(Value::as_str)
+                    .is_some_and(|m| !m.contains("Streaming") && m != "SubscribeToTask")
+        };
+        let elements = match serde_json::from_slice::<Value>(request.body()) {
+            Ok(Value::Array(elements)) if elements.len() > 1 && elements.iter().all(unary) => {
+                elements
+            }
+            _ => return self.inner.send(request).await,
+        };
+        let (head, _) = request.into_parts();
+        let mut answers = Vec::new();
+        for element in elements {
+            let mut single = http::Request::new(Bytes::from(element.to_string()));
+            *single.method_mut() = head.method.clone();
+            *single.uri_mut() = head.uri.clone();
+            *single.version_mut() = head.version;
+            *single.headers_mut() = head.headers.clone();
+            single.headers_mut().remove(http::header::CONTENT_LENGTH);
+            *single.extensions_mut() = head.extensions.clone();
+            let body = read_all(self.inner.send(single).await?.into_body()).await?;
+            if let Ok(answer) = serde_json::from_slice::<Value>(&body) {
+                answers.push(answer);
+            }
+        }
+        let mut response = http::Response::new(ResponseBody::full(Bytes::from(
+            Value::Array(answers).to_string(),
+        )));
+        response.headers_mut().insert(
+            http::header::CONTENT_TYPE,
+            http::HeaderValue::from_static("application/json"),
+        );
+        Ok(response)
     }
 }
 

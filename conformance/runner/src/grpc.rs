@@ -1,6 +1,7 @@
 //! Raw gRPC for the wire scenarios (spec 10): a request built by hand (so
 //! it can be malformed on purpose), its answer read whole with the
-//! trailers. In memory the server's `handle` answers; over the network
+//! trailers. In memory the server's `handle` answers, under the call's
+//! `grpc-timeout` as `a2a_hyper::serve` enforces it; over the network
 //! hyper's HTTP/2 client with prior knowledge (h2c).
 
 use std::fmt;
@@ -124,7 +125,15 @@ impl<S: A2aService + 'static> GrpcWire for ServerGrpc<S> {
     ) -> BoxFuture<'_, Result<GrpcReply, String>> {
         Box::pin(async move {
             let read = async {
-                let (parts, mut body) = self.server.handle(request).await.into_parts();
+                // As `a2a_hyper::serve` does: the core reads `grpc-timeout`,
+                // the host, owning the clock, enforces it.
+                let response = match a2a_hyper::grpc_deadline(request.headers()) {
+                    Some(timeout) => {
+                        a2a_hyper::within_grpc_deadline(timeout, self.server.handle(request)).await
+                    }
+                    None => self.server.handle(request).await,
+                };
+                let (parts, mut body) = response.into_parts();
                 let (mut data, mut trailers) = (BytesMut::new(), None);
                 while let Some(chunk) = poll_fn(|cx| Pin::new(&mut body).poll_chunk(cx)).await {
                     match chunk {

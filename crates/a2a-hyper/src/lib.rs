@@ -92,6 +92,7 @@
 
 mod client;
 mod connection;
+mod deadline;
 mod limits;
 mod push;
 mod request_body;
@@ -99,10 +100,11 @@ mod runtime;
 mod server;
 
 pub use client::{ClientOptions, HyperClient, SystemResolver};
+pub use deadline::{grpc_deadline, within_grpc_deadline};
 pub use limits::{HostLimits, ServeStats};
 pub use push::{HttpPushSender, Resolver};
 pub use runtime::TokioRuntime;
 pub use server::{
-    raise_fd_limit, rate_limiter, serve, server_config, AcceptLogFn, InstantClock, LogFn,
+    raise_fd_limit, rate_limiter, serve, server_config, AcceptLogFn, InstantClock, LogFn, NoticeFn,
     RequestLog, ServeOptions, TokioTimer, DEFAULT_KEEP_ALIVE,
 };

@@ -8,7 +8,7 @@
 //! take to send its head or body, and how many bytes of request bodies it
 //! holds while they arrive.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// The connection limits of [`serve`](crate::serve) (see the module
@@ -54,6 +54,11 @@ pub struct HostLimits {
     /// connections; the body that would pass it is answered 503. Default
     /// [`DEFAULT_MAX_BODY_BYTES_IN_FLIGHT`](HostLimits::DEFAULT_MAX_BODY_BYTES_IN_FLIGHT).
     pub max_body_bytes_in_flight: usize,
+    /// When the 503 for a spent [`max_body_bytes_in_flight`](HostLimits::max_body_bytes_in_flight)
+    /// tells the client to try again (`Retry-After`, rounded up to whole
+    /// seconds, and a `google.rpc.RetryInfo`). Default
+    /// [`DEFAULT_BUDGET_RETRY_AFTER`](HostLimits::DEFAULT_BUDGET_RETRY_AFTER).
+    pub budget_retry_after: Duration,
 }
 
 impl HostLimits {
@@ -72,10 +77,40 @@ impl HostLimits {
     /// Default [`max_body_bytes_in_flight`](HostLimits::max_body_bytes_in_flight):
     /// 128 MiB, eight bodies of the server's default 16 MiB limit.
     pub const DEFAULT_MAX_BODY_BYTES_IN_FLIGHT: usize = 128 << 20;
+    /// Default [`budget_retry_after`](HostLimits::budget_retry_after): 1 s;
+    /// bodies in flight arrive or time out within seconds, freeing the
+    /// budget.
+    pub const DEFAULT_BUDGET_RETRY_AFTER: Duration = Duration::from_secs(1);
+
+    /// Open files [`fit_to_fd_limit`](HostLimits::fit_to_fd_limit) leaves
+    /// to all but connections: 64, for the listener, the runtime, standard
+    /// streams and logs, a store's and the push client's connections.
+    pub const FD_RESERVE: u64 = 64;
 
     /// Sets [`max_connections`](HostLimits::max_connections) (at least 1).
     pub fn with_max_connections(mut self, max: usize) -> HostLimits {
         self.max_connections = max.max(1);
+        self
+    }
+
+    /// These limits with [`max_connections`](HostLimits::max_connections)
+    /// lowered, if need be, to what `fd_limit` open files hold beside
+    /// [`FD_RESERVE`](HostLimits::FD_RESERVE) (at least 1): every
+    /// connection is a file descriptor, and a cap the process cannot reach
+    /// never sheds an idle connection, since accepting the one that would
+    /// shed it fails first (`EMFILE`). [`serve`](crate::serve) applies it
+    /// at start to the soft limit in force.
+    ///
+    /// ```
+    /// use a2a_hyper::HostLimits;
+    ///
+    /// assert_eq!(HostLimits::default().fit_to_fd_limit(1024).max_connections, 960);
+    /// assert_eq!(HostLimits::default().fit_to_fd_limit(1 << 20).max_connections, 1024);
+    /// ```
+    pub fn fit_to_fd_limit(mut self, fd_limit: u64) -> HostLimits {
+        let room = fd_limit.saturating_sub(HostLimits::FD_RESERVE).max(1);
+        let room = usize::try_from(room).unwrap_or(usize::MAX);
+        self.max_connections = self.max_connections.min(room);
         self
     }
 
@@ -109,6 +144,12 @@ impl HostLimits {
         self.max_body_bytes_in_flight = max;
         self
     }
+
+    /// Sets [`budget_retry_after`](HostLimits::budget_retry_after).
+    pub fn with_budget_retry_after(mut self, delay: Duration) -> HostLimits {
+        self.budget_retry_after = delay;
+        self
+    }
 }
 
 impl Default for HostLimits {
@@ -120,6 +161,7 @@ impl Default for HostLimits {
             body_stall_timeout: HostLimits::DEFAULT_BODY_STALL_TIMEOUT,
             min_body_rate: HostLimits::DEFAULT_MIN_BODY_RATE,
             max_body_bytes_in_flight: HostLimits::DEFAULT_MAX_BODY_BYTES_IN_FLIGHT,
+            budget_retry_after: HostLimits::DEFAULT_BUDGET_RETRY_AFTER,
         }
     }
 }
@@ -128,6 +170,7 @@ impl Default for HostLimits {
 /// it started (see [`ServeOptions::stats`](crate::ServeOptions::stats)).
 #[derive(Debug, Default)]
 pub struct ServeStats {
+    max_connections: AtomicUsize,
     accepted: AtomicU64,
     refused: AtomicU64,
     shed: AtomicU64,
@@ -161,6 +204,17 @@ impl ServeStats {
             Count::AcceptError => &self.accept_errors,
         };
         counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn set_max_connections(&self, max: usize) {
+        self.max_connections.store(max, Ordering::Relaxed);
+    }
+
+    /// The connection cap in force: [`HostLimits::max_connections`], lowered
+    /// at start to what the open-file limit holds
+    /// ([`HostLimits::fit_to_fd_limit`]); 0 before `serve` starts.
+    pub fn max_connections(&self) -> usize {
+        self.max_connections.load(Ordering::Relaxed)
     }
 
     /// Connections accepted and served.
@@ -209,6 +263,12 @@ mod tests {
         let d = HostLimits::default();
         assert_eq!(d.max_connections, 1024);
         assert_eq!(d.max_body_bytes_in_flight, 128 << 20);
+        assert_eq!(d.budget_retry_after, Duration::from_secs(1));
+        assert_eq!(
+            d.with_budget_retry_after(Duration::from_secs(3))
+                .budget_retry_after,
+            Duration::from_secs(3)
+        );
         assert_eq!(
             HostLimits::default()
                 .with_max_connections(0)
@@ -229,6 +289,23 @@ mod tests {
             ),
             (Duration::from_secs(1), Duration::from_secs(2), 0, 7)
         );
+    }
+
+    #[test]
+    fn the_connection_cap_fits_the_open_file_limit() {
+        let d = HostLimits::default();
+        // The common hard limit: the cap leaves the reserve free.
+        assert_eq!(d.fit_to_fd_limit(1024).max_connections, 1024 - 64);
+        assert_eq!(d.fit_to_fd_limit(1024 + 64).max_connections, 1024);
+        assert_eq!(d.fit_to_fd_limit(u64::MAX).max_connections, 1024);
+        let small = d.with_max_connections(10);
+        assert_eq!(
+            small.fit_to_fd_limit(256).max_connections,
+            10,
+            "never raised"
+        );
+        assert_eq!(d.fit_to_fd_limit(64).max_connections, 1, "at least one");
+        assert_eq!(d.fit_to_fd_limit(0).max_connections, 1);
     }
 
     #[test]

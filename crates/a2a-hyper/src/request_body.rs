@@ -3,7 +3,8 @@
 //! least [`HostLimits::min_body_rate`] after that grace), and the bytes
 //! held by every body still arriving stay within
 //! [`HostLimits::max_body_bytes_in_flight`]. A body past a limit fails
-//! with a [`BodyFailure`] naming 408 or 503, which the transport's tower
+//! with a [`BodyFailure`] naming 408 or 503 (the latter with
+//! [`HostLimits::budget_retry_after`]), which the transport's tower
 //! service answers with the binding's error body.
 //!
 //! The budget counts what the tower service keeps: the body up to the
@@ -37,6 +38,7 @@ pub(crate) struct LimitedBody<B> {
     budget: Arc<BodyBudget>,
     stats: Arc<ServeStats>,
     max_in_flight: usize,
+    retry_after: Duration,
     stall: Duration,
     min_rate: u64,
     started: Instant,
@@ -72,6 +74,7 @@ impl<B> LimitedBody<B> {
             budget,
             stats,
             max_in_flight: limits.max_body_bytes_in_flight,
+            retry_after: limits.budget_retry_after,
             stall: limits.body_stall_timeout,
             min_rate: limits.min_body_rate,
             started,
@@ -128,15 +131,18 @@ where
                     this.held += counted;
                     let total = this.budget.0.fetch_add(counted, Ordering::AcqRel) + counted;
                     if counted > 0 && total > this.max_in_flight {
-                        let max = this.max_in_flight;
-                        return Poll::Ready(Some(Err(this.fail(
+                        let (max, retry_after) = (this.max_in_flight, this.retry_after);
+                        let failure = this.fail(
                             Count::BodyOverBudget,
                             StatusCode::SERVICE_UNAVAILABLE,
                             format!(
                                 "the server holds at most {max} bytes of request bodies \
                                  while they arrive, and that budget is spent; retry later"
                             ),
-                        ))));
+                        );
+                        // Bodies in flight end within seconds (they arrive
+                        // or time out): a retry soon finds room.
+                        return Poll::Ready(Some(Err(failure.with_retry_after(retry_after))));
                     }
                     this.deadline = this.deadline(Instant::now());
                     if let Some(timer) = &mut this.timer {
@@ -324,6 +330,7 @@ mod tests {
         assert!(next(&mut first).await.unwrap().is_ok());
         let failure = next(&mut second).await.unwrap().unwrap_err();
         assert_eq!(failure.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(failure.retry_after(), Some(Duration::from_secs(1)));
         drop(second);
         assert_eq!(budget.0.load(Ordering::Acquire), 4);
         drop(first);

@@ -38,6 +38,7 @@ use tokio::sync::watch;
 use tower_service::Service as _;
 
 use crate::connection::{self, Phase, Registry, TrackedBody};
+use crate::deadline::{grpc_deadline, within_grpc_deadline};
 use crate::limits::{Count, HostLimits, ServeStats};
 use crate::request_body::{BodyBudget, LimitedBody};
 
@@ -162,6 +163,10 @@ pub type LogFn = Arc<dyn Fn(&RequestLog) + Send + Sync>;
 /// (it is called at most once a second: the others are counted in).
 pub type AcceptLogFn = Arc<dyn Fn(&std::io::Error, u64) + Send + Sync>;
 
+/// A function given a line about what [`serve`] changed at start (a
+/// connection cap lowered to the open-file limit).
+pub type NoticeFn = Arc<dyn Fn(&str) + Send + Sync>;
+
 /// How [`serve`] runs connections. The request limits are the
 /// [`A2aServer`]'s own ([`ServerConfig`]); these are the connections'
 /// ([`HostLimits`]), the shutdown and the logs.
@@ -187,6 +192,9 @@ pub struct ServeOptions {
     pub log: Option<LogFn>,
     /// Called, at most once a second, with a failed accept. Default `None`.
     pub accept_log: Option<AcceptLogFn>,
+    /// Called with a line about what `serve` changed at start: the
+    /// connection cap lowered to fit the open-file limit. Default `None`.
+    pub notice: Option<NoticeFn>,
     /// The connection limits. Default [`HostLimits::default`].
     pub limits: HostLimits,
     stats: Arc<ServeStats>,
@@ -293,6 +301,12 @@ impl ServeOptions {
         self
     }
 
+    /// Sets the start-up notice log ([`ServeOptions::notice`]).
+    pub fn with_notice(mut self, notice: impl Fn(&str) + Send + Sync + 'static) -> ServeOptions {
+        self.notice = Some(Arc::new(notice));
+        self
+    }
+
     /// Sets the connection limits.
     pub fn with_limits(mut self, limits: HostLimits) -> ServeOptions {
         self.limits = limits;
@@ -312,6 +326,7 @@ impl Default for ServeOptions {
             drain_timeout: Duration::from_secs(5),
             log: None,
             accept_log: None,
+            notice: None,
             limits: HostLimits::default(),
             stats: Arc::default(),
             statics: Arc::new(Vec::new()),
@@ -325,6 +340,7 @@ impl fmt::Debug for ServeOptions {
             .field("drain_timeout", &self.drain_timeout)
             .field("log", &self.log.as_ref().map(|_| ".."))
             .field("accept_log", &self.accept_log.as_ref().map(|_| ".."))
+            .field("notice", &self.notice.as_ref().map(|_| ".."))
             .field("limits", &self.limits)
             .field("stats", &self.stats)
             .field(
@@ -346,6 +362,39 @@ impl fmt::Debug for ServeOptions {
 /// exhaust. A host calls it once at start.
 pub fn raise_fd_limit() -> std::io::Result<u64> {
     rlimit::increase_nofile_limit(u64::MAX)
+}
+
+/// `limits` reconciled with the open-file limit at start: the soft limit
+/// raised to the hard one where allowed ([`raise_fd_limit`]), then the
+/// connection cap lowered to what it holds ([`HostLimits::fit_to_fd_limit`]),
+/// said to `notice` when lowered or when the limit cannot be read.
+fn fit_fd_limit(limits: HostLimits, notice: Option<&NoticeFn>) -> HostLimits {
+    let say = |line: String| {
+        if let Some(notice) = notice {
+            notice(&line);
+        }
+    };
+    let soft = match raise_fd_limit() {
+        Ok(soft) => soft,
+        Err(e) => {
+            say(format!(
+                "cannot read the open-file limit ({e}); at most {} connections",
+                limits.max_connections
+            ));
+            return limits;
+        }
+    };
+    let fitted = limits.fit_to_fd_limit(soft);
+    if fitted.max_connections < limits.max_connections {
+        say(format!(
+            "the open-file limit is {soft}: at most {} connections at once, not {} \
+             ({} files kept for the rest); raise the hard limit (ulimit -Hn) for more",
+            fitted.max_connections,
+            limits.max_connections,
+            HostLimits::FD_RESERVE
+        ));
+    }
+    fitted
 }
 
 /// The answer of a static resource for `request`, if one has its path.
@@ -381,14 +430,19 @@ fn static_response<B>(
 /// what is left and returns.
 ///
 /// Connections are held within [`ServeOptions::limits`]: at most
-/// [`HostLimits::max_connections`] (a new one beyond it closes the
+/// [`HostLimits::max_connections`], lowered at start to what the
+/// open-file limit holds (after raising the soft limit to the hard one;
+/// [`HostLimits::fit_to_fd_limit`], told to [`ServeOptions::notice`]) (a new one beyond it closes the
 /// connection idle longest, or is closed itself when all are busy), each
 /// closed after [`HostLimits::idle_timeout`] without a request in flight
 /// or [`HostLimits::header_read_timeout`] into a request head it does not
 /// finish; a request body that stalls or crawls is answered 408, one that
 /// would pass the in-flight byte budget 503, both with the binding's error
 /// body. What was refused or closed is counted in
-/// [`ServeOptions::stats`].
+/// [`ServeOptions::stats`]. A gRPC call over HTTP/1.x is refused with 505
+/// (gRPC needs HTTP/2's trailers). A gRPC call's `grpc-timeout` is enforced: past
+/// it the call is dropped and answered `DEADLINE_EXCEEDED`
+/// ([`within_grpc_deadline`]).
 ///
 /// A failed accept (out of file descriptors, a connection reset before it
 /// was accepted) concerns one connection, not the server: `serve` waits,
@@ -420,7 +474,8 @@ pub async fn serve<S>(
 ) where
     S: A2aService + 'static,
 {
-    let limits = options.limits;
+    let limits = fit_fd_limit(options.limits, options.notice.as_ref());
+    options.stats().set_max_connections(limits.max_connections);
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
@@ -459,6 +514,7 @@ pub async fn serve<S>(
             (options.log.clone(), Arc::clone(&budget), options.stats());
         let tracked = Arc::clone(&conn);
         let statics = Arc::clone(&options.statics);
+        let grpc_served = server.config().grpc;
         let service = service_fn(move |mut request: Request<Incoming>| {
             // The rate limiter keys anonymous callers by it.
             request.extensions_mut().insert(PeerAddr(peer));
@@ -474,14 +530,30 @@ pub async fn serve<S>(
                     Arc::clone(&stats_for_body),
                 )
             });
+            let http1_grpc =
+                grpc_served && request.version() < Version::HTTP_2 && is_grpc(&request);
             async move {
                 if let Some(response) = found {
                     return Ok(response.map(|body| TrackedBody::new(body, in_flight)));
                 }
+                if http1_grpc {
+                    return Ok(refuse_http1_grpc(request.version())
+                        .map(|body| TrackedBody::new(body, in_flight)));
+                }
                 let started = Instant::now();
                 let (version, method) = (request.version(), request.method().clone());
                 let path = log.as_ref().map(|_| request.uri().path().to_owned());
-                let response = tower.call(request).await?;
+                // The clock starts with the request head, as the client's did.
+                let response = match grpc_deadline(request.headers()) {
+                    Some(timeout) => {
+                        let call = async move {
+                            let Ok(response) = tower.call(request).await;
+                            response
+                        };
+                        within_grpc_deadline(timeout, call).await
+                    }
+                    None => tower.call(request).await?,
+                };
                 if let (Some(log), Some(path)) = (log, path) {
                     log(&RequestLog {
                         peer,
@@ -520,6 +592,37 @@ pub async fn serve<S>(
         // Each connection's task stops at once; give them a moment to go.
         let _ = tokio::time::timeout(Duration::from_millis(100), registry.drained()).await;
     }
+}
+
+/// Whether a request is a gRPC call, as the server tells (a `content-type`
+/// starting `application/grpc`, or a path of the A2A service).
+fn is_grpc<B>(request: &Request<B>) -> bool {
+    let grpc_type = request
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.as_bytes().get(..16))
+        .is_some_and(|p| p.eq_ignore_ascii_case(b"application/grpc"));
+    let service = request
+        .uri()
+        .path()
+        .strip_prefix('/')
+        .and_then(|p| p.strip_prefix(a2a_transport::grpc::SERVICE_NAME))
+        .is_some_and(|rest| rest.starts_with('/'));
+    grpc_type || service
+}
+
+/// The answer to a gRPC call over HTTP/1.x: 505 with the gRPC status in
+/// the head (gRPC needs HTTP/2's trailers; over HTTP/1.1 an answer would
+/// lose its status). The body is not read, so the connection closes.
+fn refuse_http1_grpc(version: Version) -> http::Response<a2a_transport::Body> {
+    let mut response = a2a_transport::grpc::HeadError::HttpVersion(version)
+        .to_response()
+        .map(|()| a2a_transport::Body::empty());
+    response.headers_mut().insert(
+        http::header::CONNECTION,
+        http::HeaderValue::from_static("close"),
+    );
+    response
 }
 
 /// The backoff and rate-limited log of failed accepts.

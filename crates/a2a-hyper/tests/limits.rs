@@ -89,6 +89,19 @@ async fn a_stalled_body_is_answered_408_within_its_timeout_and_released() {
         "{elapsed:?}"
     );
     assert_eq!(stats.bodies_timed_out(), 1);
+
+    // HTTP+JSON names the status DEADLINE_EXCEEDED, not INVALID_ARGUMENT.
+    let mut rest = TcpStream::connect(agent.addr).await.unwrap();
+    rest.write_all(head.replace("POST / ", "POST /message:send ").as_bytes())
+        .await
+        .unwrap();
+    rest.write_all(b"{").await.unwrap();
+    let answer = read_to_close(&mut rest, Duration::from_secs(3))
+        .await
+        .expect("answered and closed");
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains(r#""status":"DEADLINE_EXCEEDED""#), "{text}");
     // The server serves on.
     assert_eq!(card_status(agent.addr).await, 200);
 }
@@ -176,6 +189,25 @@ async fn bodies_past_the_in_flight_budget_get_503() {
     let text = String::from_utf8_lossy(&answer);
     assert!(text.starts_with("HTTP/1.1 503"), "{text}");
     assert!(text.contains("budget"), "{text}");
+    // A system error one may retry (spec 3.3.2): when, in the header and
+    // in a RetryInfo; -32603 by the spec's JSON-RPC code for it.
+    assert!(text.contains("\r\nretry-after: 1\r\n"), "{text}");
+    assert!(text.contains(r#""code":-32603"#), "{text}");
+    assert!(text.contains(r#""retryDelay":"1s""#), "{text}");
     assert_eq!(stats.bodies_over_budget(), 1);
+
+    // HTTP+JSON says UNAVAILABLE in its google.rpc.Status, not INTERNAL.
+    let rest = head.replace("POST / ", "POST /message:send ");
+    let mut third = TcpStream::connect(agent.addr).await.unwrap();
+    third.write_all(rest.as_bytes()).await.unwrap();
+    third.write_all(&[b' '; 80]).await.unwrap();
+    let answer = read_to_close(&mut third, Duration::from_secs(2))
+        .await
+        .expect("answered at once");
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 503"), "{text}");
+    assert!(text.contains("\r\nretry-after: 1\r\n"), "{text}");
+    assert!(text.contains(r#""status":"UNAVAILABLE""#), "{text}");
+    assert!(text.contains(r#""reason":"INTERNAL_ERROR""#), "{text}");
     drop(first);
 }

@@ -14,7 +14,10 @@
 //! - **Errors are HTTP 200** with the status in trailers, or in the head
 //!   of a trailers-only response when no message went out; except 405 and
 //!   415 above (the request is not a gRPC call, so it gets an HTTP
-//!   answer, still with `grpc-status` for gRPC clients).
+//!   answer, still with `grpc-status` for gRPC clients). The host
+//!   answers a call over HTTP/1.x 505 the same way
+//!   ([`HeadError::HttpVersion`](crate::grpc::HeadError::HttpVersion)): gRPC
+//!   needs HTTP/2's trailers, and only the host knows the version.
 //! - **Status codes** come from the error table's gRPC column (spec 5.4,
 //!   10.6) for every A2A error, with `grpc-status-details-bin` (the
 //!   `google.rpc.Status` with the `ErrorInfo` and any `BadRequest`). The

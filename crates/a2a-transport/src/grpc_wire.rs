@@ -21,7 +21,7 @@ use a2a_types::{A2aError, ErrorKind, Operation};
 use base64::Engine as _;
 use bytes::{Buf, Bytes, BytesMut};
 use http::header::CONTENT_TYPE;
-use http::{HeaderMap, HeaderValue, Method, Response, StatusCode};
+use http::{HeaderMap, HeaderValue, Method, Response, StatusCode, Version};
 
 /// `application/grpc`: the content type of gRPC requests and responses.
 pub const GRPC_CONTENT_TYPE: &str = "application/grpc";
@@ -98,15 +98,23 @@ pub enum HeadError {
     /// `grpc-accept-encoding: identity`): messages are not compressed.
     #[error("grpc-encoding {0:?} is not supported; messages must be uncompressed (identity)")]
     Encoding(String),
+    /// A call over HTTP/1.x (HTTP 505, `INTERNAL`): gRPC needs HTTP/2,
+    /// whose trailers carry a call's status, which HTTP/1.1 loses. The
+    /// host, which knows the connection's version, checks it (`a2a-hyper`'s
+    /// `serve` does); `A2aServer::handle` does not, so that in-memory
+    /// callers and tests need not say HTTP/2.
+    #[error("gRPC needs HTTP/2 (its trailers carry the call's status), not {0:?}")]
+    HttpVersion(Version),
 }
 
 impl HeadError {
-    /// The HTTP status of the answer: 405 and 415 for requests that are
-    /// not gRPC, 200 (a trailers-only gRPC error) otherwise.
+    /// The HTTP status of the answer: 405, 415 and 505 for requests that
+    /// are not gRPC, 200 (a trailers-only gRPC error) otherwise.
     pub fn http_status(&self) -> StatusCode {
         match self {
             HeadError::Method(_) => StatusCode::METHOD_NOT_ALLOWED,
             HeadError::ContentType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            HeadError::HttpVersion(_) => StatusCode::HTTP_VERSION_NOT_SUPPORTED,
             _ => StatusCode::OK,
         }
     }
@@ -117,7 +125,7 @@ impl HeadError {
             HeadError::Method(_) | HeadError::UnknownMethod(_) | HeadError::Encoding(_) => {
                 GrpcCode::UNIMPLEMENTED
             }
-            HeadError::ContentType => GrpcCode::INTERNAL,
+            HeadError::ContentType | HeadError::HttpVersion(_) => GrpcCode::INTERNAL,
         }
     }
 
@@ -419,23 +427,156 @@ const B64_LENIENT: base64::engine::GeneralPurpose = base64::engine::GeneralPurpo
         .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
 );
 
+/// The most bytes of `grpc-message` (percent-encoded) [`status_fields`]
+/// writes: 1 KiB. A longer message is cut at a character and ends `...`.
+pub(crate) const MAX_GRPC_MESSAGE_LEN: usize = 1024;
+/// The most bytes of `grpc-status-details-bin` (base64) [`status_fields`]
+/// writes: 4 KiB, so an error's status fields stay under 6 KiB, within
+/// the 8 KiB of metadata many gRPC clients accept (grpc-java's default).
+/// Trimming keeps the code, the `ErrorInfo` reason and domain, and a
+/// `RetryInfo`; what an error echoes of a request (its message, the
+/// `ErrorInfo` metadata, `BadRequest` descriptions) is cut first.
+pub(crate) const MAX_STATUS_DETAILS_LEN: usize = 4096;
+/// The most bytes of the `google.rpc.Status` message in the details, and
+/// of each string of its details once they need trimming.
+const MAX_DETAIL_TEXT: usize = 512;
+const MAX_DETAIL_FIELD: usize = 128;
+
 /// The status fields of an error with `code`: `grpc-status`, the
 /// percent-encoded `grpc-message`, and `grpc-status-details-bin`, the
 /// `google.rpc.Status` (with `code` as its code) in base64 without padding.
+/// Both texts are bounded, `grpc-message` to 1 KiB and
+/// `grpc-status-details-bin` to 4 KiB, so that an error's status fields
+/// stay under 6 KiB, within the 8 KiB of metadata many gRPC clients
+/// accept: an error that echoes a long request (a 1 MiB task id) must not
+/// make trailers that clients refuse. Trimming keeps the code, the
+/// `ErrorInfo` reason and domain, and a `RetryInfo`; what an error echoes
+/// of a request (its message, the `ErrorInfo` metadata, `BadRequest`
+/// descriptions) is cut first.
 pub fn status_fields(code: GrpcCode, error: &A2aError) -> HeaderMap {
     let mut status = status_to_proto(error);
     status.code = code.0;
-    let details = B64_NO_PAD.encode(a2a_proto::prost::Message::encode_to_vec(&status));
+    let details = B64_NO_PAD.encode(bounded_status(status));
     let mut fields = HeaderMap::with_capacity(3);
     fields.insert(GRPC_STATUS, HeaderValue::from(code.0));
+    let message = bounded_grpc_message(error.message(), MAX_GRPC_MESSAGE_LEN);
     // Printable ASCII only, so always a valid header value.
-    if let Ok(message) = HeaderValue::from_str(&encode_grpc_message(error.message())) {
+    if let Ok(message) = HeaderValue::from_str(&message) {
         fields.insert(GRPC_MESSAGE, message);
     }
     if let Ok(details) = HeaderValue::from_str(&details) {
         fields.insert(GRPC_STATUS_DETAILS, details);
     }
     fields
+}
+
+/// `message` percent-encoded in at most `max` bytes: cut at a character,
+/// ending `...`, when the whole does not fit.
+fn bounded_grpc_message(message: &str, max: usize) -> String {
+    let whole = encode_grpc_message(message);
+    if whole.len() <= max {
+        return whole;
+    }
+    let mut out = String::with_capacity(max);
+    let mut buf = [0; 4];
+    for c in message.chars() {
+        let piece = encode_grpc_message(c.encode_utf8(&mut buf));
+        if out.len() + piece.len() + 3 > max {
+            break;
+        }
+        out.push_str(&piece);
+    }
+    out.push_str("...");
+    out
+}
+
+/// At most `max` bytes of `text`, cut at a character, ending `...` when cut.
+fn cut(text: &mut String, max: usize) {
+    if text.len() <= max {
+        return;
+    }
+    let mut end = max.saturating_sub(3);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push_str("...");
+}
+
+/// The protobuf bytes of `status`, trimmed until their base64 fits
+/// [`MAX_STATUS_DETAILS_LEN`] (see there): first the message, then every
+/// string of the known details (others dropped), then everything but the
+/// `ErrorInfo` reason and domain and a `RetryInfo`.
+fn bounded_status(mut status: a2a_proto::rpc::Status) -> Vec<u8> {
+    use a2a_proto::prost::Message as _;
+    use a2a_proto::rpc::{BadRequest, ErrorInfo};
+    use a2a_types::{BAD_REQUEST_TYPE, ERROR_INFO_TYPE, RETRY_INFO_TYPE};
+    // Base64 without padding: 4 characters per 3 bytes, rounded up.
+    let fits =
+        |s: &a2a_proto::rpc::Status| s.encoded_len().div_ceil(3) * 4 <= MAX_STATUS_DETAILS_LEN;
+    if fits(&status) {
+        return status.encode_to_vec();
+    }
+    cut(&mut status.message, MAX_DETAIL_TEXT);
+    if fits(&status) {
+        return status.encode_to_vec();
+    }
+    let field = |s: &mut String| cut(s, MAX_DETAIL_FIELD);
+    status
+        .details
+        .retain_mut(|any| match any.type_url.as_str() {
+            ERROR_INFO_TYPE => {
+                let Ok(mut info) = ErrorInfo::decode(any.value.as_slice()) else {
+                    return false;
+                };
+                field(&mut info.reason);
+                field(&mut info.domain);
+                info.metadata = std::mem::take(&mut info.metadata)
+                    .into_iter()
+                    .take(8)
+                    .map(|(mut k, mut v)| {
+                        field(&mut k);
+                        field(&mut v);
+                        (k, v)
+                    })
+                    .collect();
+                any.value = info.encode_to_vec();
+                true
+            }
+            BAD_REQUEST_TYPE => {
+                let Ok(mut bad) = BadRequest::decode(any.value.as_slice()) else {
+                    return false;
+                };
+                bad.field_violations.truncate(8);
+                for v in &mut bad.field_violations {
+                    field(&mut v.field);
+                    field(&mut v.description);
+                    field(&mut v.reason);
+                    v.localized_message = None;
+                }
+                any.value = bad.encode_to_vec();
+                true
+            }
+            RETRY_INFO_TYPE => true,
+            _ => false,
+        });
+    if fits(&status) {
+        return status.encode_to_vec();
+    }
+    status
+        .details
+        .retain_mut(|any| match any.type_url.as_str() {
+            ERROR_INFO_TYPE => {
+                if let Ok(mut info) = ErrorInfo::decode(any.value.as_slice()) {
+                    info.metadata.clear();
+                    any.value = info.encode_to_vec();
+                }
+                true
+            }
+            RETRY_INFO_TYPE => any.value.len() <= 64,
+            _ => false,
+        });
+    status.encode_to_vec()
 }
 
 /// The trailers of an error: [`status_fields`] with the error's code from
@@ -793,6 +934,74 @@ mod tests {
         assert_eq!(back.kind(), ErrorKind::TaskNotFound);
         assert_eq!(back.message(), error.message());
         assert_eq!(back.details(), error.details());
+    }
+
+    #[test]
+    fn an_error_echoing_a_huge_request_makes_bounded_trailers() {
+        // GetTask of a 1 MiB id: its message and ErrorInfo metadata echo it.
+        let id = "é".repeat(512 * 1024);
+        let error = A2aError::task_not_found(&id)
+            .with_retry_delay(Duration::from_secs(2))
+            .with_detail(a2a_types::ErrorDetail::BadRequest(a2a_types::BadRequest {
+                field_violations: vec![FieldViolation {
+                    field: "id".into(),
+                    description: id.clone(),
+                }],
+            }));
+        let trailers = error_trailers(&error);
+        let message = trailers[GRPC_MESSAGE].as_bytes();
+        assert!(message.len() <= MAX_GRPC_MESSAGE_LEN, "{}", message.len());
+        assert!(message.ends_with(b"..."));
+        let details = trailers[GRPC_STATUS_DETAILS].as_bytes();
+        assert!(details.len() <= MAX_STATUS_DETAILS_LEN, "{}", details.len());
+        let total: usize = trailers
+            .iter()
+            .map(|(k, v)| k.as_str().len() + v.len())
+            .sum();
+        assert!(total < 6 * 1024, "{total} bytes of status fields");
+        // The code, the kind, the retry delay and the start of the texts stay.
+        let Some(GrpcStatus::Error(code, back)) = read_status(&trailers) else {
+            panic!("an error status");
+        };
+        assert_eq!(code, GrpcCode::NOT_FOUND);
+        assert_eq!(back.kind(), ErrorKind::TaskNotFound);
+        assert_eq!(back.retry_delay(), Some(Duration::from_secs(2)));
+        assert!(
+            back.message().starts_with("Task not found: éé"),
+            "{}",
+            back.message()
+        );
+        assert!(back.message().len() <= 512);
+        // Within the bound nothing is cut.
+        let small = A2aError::task_not_found(&"x".repeat(900));
+        let Some(GrpcStatus::Error(_, back)) = read_status(&error_trailers(&small)) else {
+            panic!("an error status");
+        };
+        assert_eq!(back, small);
+    }
+
+    #[test]
+    fn a_call_over_http1_is_refused_with_505_and_a_status() {
+        let response = HeadError::HttpVersion(Version::HTTP_11).to_response();
+        assert_eq!(response.status(), StatusCode::HTTP_VERSION_NOT_SUPPORTED);
+        assert_eq!(response.headers()[GRPC_STATUS], "13");
+        let Some(GrpcStatus::Error(code, error)) = read_status(response.headers()) else {
+            panic!("a status in the head");
+        };
+        assert_eq!(code, GrpcCode::INTERNAL);
+        assert!(error.message().contains("HTTP/2"), "{error}");
+    }
+
+    #[test]
+    fn grpc_messages_are_cut_at_a_character() {
+        assert_eq!(bounded_grpc_message("abc", 3), "abc");
+        assert_eq!(bounded_grpc_message("abcdef", 5), "ab...");
+        // `é` is six bytes encoded (%C3%A9) and is never split.
+        assert_eq!(bounded_grpc_message("aéé", 12), "a%C3%A9...");
+        assert_eq!(bounded_grpc_message("aéé", 9), "a...");
+        let mut text = String::from("aé€");
+        cut(&mut text, 5);
+        assert_eq!(text, "a...");
     }
 
     #[test]

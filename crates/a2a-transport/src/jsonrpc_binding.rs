@@ -32,9 +32,11 @@
 //!   (authentication, version, extensions: they belong to the HTTP
 //!   request, and an anonymous caller must not make the server read the
 //!   batch), then split within [`BatchLimits`](a2a_jsonrpc::BatchLimits)
-//!   and each element is decoded, validated, gated and run in order, as a
-//!   single request would be. The answer is the array of the elements'
-//!   responses (notifications omitted), `204` if there are none; `[]`,
+//!   and each element is decoded, validated, gated and run as a single
+//!   request would be, all of them at once (JSON-RPC 2.0 section 6 lets a
+//!   server run them as concurrent tasks; at most 32 by the default
+//!   limits). The answer is the array of the elements' responses in the
+//!   batch's order (notifications omitted), `204` if there are none; `[]`,
 //!   a batch that is not JSON, or one over the limits is one error object
 //!   with id `null`. A streaming method in a batch is not run: its element
 //!   answers `UnsupportedOperationError` (`-32004`), since a stream cannot

@@ -314,6 +314,21 @@ fn echo(text: &str) -> &str {
     text.get(..end).unwrap_or_default()
 }
 
+/// The `google.rpc.Status` name of an HTTP status no row of the error
+/// table has, which the host's transport answers (as the gRPC binding's
+/// `transport_error` does): 503, the server out of a resource for now,
+/// is `UNAVAILABLE` (Google's HTTP mapping of that code), not the
+/// `INTERNAL` of its `InternalError`; 408, a body that did not arrive in
+/// the server's time, is `DEADLINE_EXCEEDED`, not the `INVALID_ARGUMENT`
+/// of its `InvalidRequestError`: nothing was wrong with what did arrive.
+fn transport_status_name(status: StatusCode) -> Option<&'static str> {
+    match status {
+        StatusCode::SERVICE_UNAVAILABLE => Some("UNAVAILABLE"),
+        StatusCode::REQUEST_TIMEOUT => Some("DEADLINE_EXCEEDED"),
+        _ => None,
+    }
+}
+
 /// A `google.rpc.Status` error response (spec 11.6) to the request
 /// `head` (whose `Accept` picks the media type) with `status` (also the
 /// body's `code`), and the `WWW-Authenticate` `challenges` on a 401.
@@ -325,6 +340,9 @@ pub(crate) fn error_response(
 ) -> Response<Body> {
     let mut body = err.to_status();
     body.error.code = status.as_u16();
+    if let Some(name) = transport_status_name(status) {
+        body.error.status = name.to_owned();
+    }
     let json = a2a_types::json::to_vec(&body).unwrap_or_else(|_| {
         br#"{"error":{"code":500,"status":"INTERNAL","message":"the error could not be serialized"}}"#
             .to_vec()

@@ -14,8 +14,11 @@
 //! server's. A body that fails to arrive (the client went away) is 400
 //! `InvalidRequestError`, unless its error is a [`BodyFailure`], which
 //! names its own status: a host's body wrapper that enforces a read
-//! timeout answers 408, one that enforces a memory budget 503
-//! (`a2a-hyper`'s `serve` does both).
+//! timeout answers 408, one that enforces a memory budget 503 with a
+//! retry delay (`a2a-hyper`'s `serve` does both). A 5xx is
+//! `InternalError` (spec 3.3.2 "System Errors" names `-32603` for 500 and
+//! 503 alike), said `UNAVAILABLE` for a 503 in gRPC and in the HTTP+JSON
+//! `google.rpc.Status`.
 //!
 //! # A 413 the client reads
 //!
@@ -75,6 +78,7 @@ use crate::service::{A2aService, BoxFuture};
 pub struct BodyFailure {
     status: http::StatusCode,
     message: String,
+    retry_after: Option<std::time::Duration>,
 }
 
 impl BodyFailure {
@@ -83,12 +87,34 @@ impl BodyFailure {
         BodyFailure {
             status,
             message: message.into(),
+            retry_after: None,
         }
+    }
+
+    /// The same failure, saying when to try again: the answer carries it
+    /// as a `google.rpc.RetryInfo` detail and, on a 429 or 503,
+    /// `Retry-After` (spec 3.3.2 "System Errors").
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let e = a2a_transport::server::BodyFailure::new(http::StatusCode::SERVICE_UNAVAILABLE, "busy")
+    ///     .with_retry_after(Duration::from_secs(1));
+    /// assert_eq!(e.retry_after(), Some(Duration::from_secs(1)));
+    /// ```
+    pub fn with_retry_after(mut self, delay: std::time::Duration) -> BodyFailure {
+        self.retry_after = Some(delay);
+        self
     }
 
     /// The status of the answer.
     pub fn status(&self) -> http::StatusCode {
         self.status
+    }
+
+    /// When to try again, if the failure says.
+    pub fn retry_after(&self) -> Option<std::time::Duration> {
+        self.retry_after
     }
 }
 
@@ -236,10 +262,13 @@ where
                 Some(status) if status.is_client_error() => (ErrorKind::InvalidRequest, status),
                 _ => (ErrorKind::InvalidRequest, http::StatusCode::BAD_REQUEST),
             };
-            let err = A2aError::new(
+            let mut err = A2aError::new(
                 kind,
                 format!("cannot read the request body: {}", why.message),
             );
+            if let Some(delay) = why.retry_after {
+                err = err.with_retry_delay(delay);
+            }
             server.transport_error(&head, server.binding_for(&head), &err, status)
         }
     }
@@ -319,16 +348,16 @@ where
 struct ReadFailure {
     message: String,
     status: Option<http::StatusCode>,
+    retry_after: Option<std::time::Duration>,
 }
 
 impl ReadFailure {
     fn from_error<E: fmt::Display + 'static>(e: &E) -> ReadFailure {
-        let status = (e as &dyn std::any::Any)
-            .downcast_ref::<BodyFailure>()
-            .map(BodyFailure::status);
+        let failure = (e as &dyn std::any::Any).downcast_ref::<BodyFailure>();
         ReadFailure {
             message: e.to_string(),
-            status,
+            status: failure.map(BodyFailure::status),
+            retry_after: failure.and_then(BodyFailure::retry_after),
         }
     }
 }

@@ -12,10 +12,12 @@ use a2a_types::{
 use base64::Engine as _;
 use bytes::Bytes;
 use http::Request;
+use tokio::time::Instant;
 
 use crate::binding::{Kind, GRPC};
-use crate::check::{ensure, fail, Check};
+use crate::check::{ensure, fail, skip, Check};
 use crate::context::Ctx;
+use crate::contract::Contract;
 use crate::grpc::GrpcReply;
 use crate::scenario;
 use crate::scenario::Scenario;
@@ -37,17 +39,35 @@ pub(crate) fn list() -> Vec<Scenario> {
             "a message over the server's limit is RESOURCE_EXHAUSTED", size_limit),
         scenario!("grpc.streaming", "10", Must, Kind::Wire(GRPC),
             "SendStreamingMessage answers a message per event, then grpc-status 0", streaming),
+        scenario!("grpc.status-bounded", "10.6", Should, Kind::Wire(GRPC),
+            "an error about a 64 KiB task id keeps its metadata within 8 KiB (what gRPC clients accept), NOT_FOUND with its ErrorInfo", status_bounded),
+        scenario!("grpc.deadline", "10", Should, Kind::Wire(GRPC),
+            "a call still running when its grpc-timeout passes is answered DEADLINE_EXCEEDED then, not when the work ends", deadline),
     ]
 }
 
 /// A gRPC call of `op` with `body` as it is, the caller's credentials and
 /// `a2a-version: version` (none when empty).
 async fn call(cx: &Ctx<'_>, op: Operation, body: Bytes, version: &str) -> Check<GrpcReply> {
+    call_with(cx, op, body, version, &[]).await
+}
+
+/// [`call`] with `metadata` added to the request's headers.
+async fn call_with(
+    cx: &Ctx<'_>,
+    op: Operation,
+    body: Bytes,
+    version: &str,
+    metadata: &[(&str, &str)],
+) -> Check<GrpcReply> {
     let mut request = Request::post(grpc::method_path(op))
         .header("content-type", grpc::GRPC_CONTENT_TYPE)
         .header("te", "trailers");
     if !version.is_empty() {
         request = request.header("a2a-version", version);
+    }
+    for (name, value) in metadata {
+        request = request.header(*name, *value);
     }
     for (name, value) in &cx.auth_headers() {
         request = request.header(name, value);
@@ -226,4 +246,71 @@ async fn streaming(cx: &Ctx<'_>) -> Check {
         "grpc-status 0 in the trailers after the messages",
         reply.describe(),
     )
+}
+
+async fn deadline(cx: &Ctx<'_>) -> Check {
+    // The reference agent's `slow <ms>` is the one way to ask for work of
+    // a known length.
+    if cx.contract_name() != Contract::Reference {
+        return Err(skip(
+            "needs --contract reference: the scenario asks for `slow <ms>` work",
+        ));
+    }
+    let work = cx.timing().slow * 2;
+    let text = format!("slow {}", work.as_millis());
+    // Blocking (the default): the answer waits for the work, 2 x slow.
+    let body = framed(&SendMessageRequest::new(cx.msg(&text)))?;
+    let started = Instant::now();
+    let reply = call_with(
+        cx,
+        Operation::SendMessage,
+        body,
+        "1.0",
+        &[(grpc::GRPC_TIMEOUT, "50m")],
+    )
+    .await?;
+    let took = started.elapsed();
+    error_of(
+        &reply,
+        GrpcCode::DEADLINE_EXCEEDED,
+        &format!("`{text}` with grpc-timeout 50m"),
+    )?;
+    ensure(
+        took < cx.timing().slow,
+        format!("the answer soon after the 50 ms deadline, well before the work ends ({work:?})"),
+        format!("the answer after {took:?}"),
+    )?;
+    cx.note(format!("DEADLINE_EXCEEDED after {took:?}"));
+    Ok(())
+}
+
+/// The metadata gRPC clients commonly accept (grpc-java's default); the
+/// status of an error must fit in it, whatever the request echoed.
+const CLIENT_METADATA_LIMIT: usize = 8 * 1024;
+
+async fn status_bounded(cx: &Ctx<'_>) -> Check {
+    let id = format!("no-such-task-{}-{}", cx.nonce(), "x".repeat(64 * 1024));
+    let body = framed(&GetTaskRequest {
+        id,
+        ..Default::default()
+    })?;
+    let reply = call(cx, Operation::GetTask, body, "1.0").await?;
+    let error = error_of(&reply, GrpcCode::NOT_FOUND, "TaskNotFoundError")?;
+    ensure(
+        error.kind() == ErrorKind::TaskNotFound,
+        "the ErrorInfo of TaskNotFoundError",
+        format!("{:?}", error.kind()),
+    )?;
+    let size: usize = reply
+        .status_fields()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len())
+        .sum();
+    ensure(
+        size <= CLIENT_METADATA_LIMIT,
+        format!("status metadata within {CLIENT_METADATA_LIMIT} bytes"),
+        format!("{size} bytes"),
+    )?;
+    cx.note(format!("{size} bytes of status metadata"));
+    Ok(())
 }

@@ -4,10 +4,12 @@
 
 use a2a_types::{ErrorKind, Operation};
 use serde_json::{json, Value};
+use tokio::time::Instant;
 
 use crate::binding::{Kind, JSONRPC};
-use crate::check::{ensure, fail, Check};
+use crate::check::{ensure, fail, skip, Check};
 use crate::context::Ctx;
+use crate::contract::Contract;
 use crate::scenario;
 use crate::scenario::Scenario;
 use crate::scenarios::{check_stream_items, needs_streaming, plain_send_params, stream_req};
@@ -35,6 +37,8 @@ pub(crate) fn list() -> Vec<Scenario> {
             "every A2A method name is served", methods),
         scenario!("jsonrpc.notification", "9.3", Must, Kind::Wire(JSONRPC),
             "a request without id is a notification: the server does not answer it (JSON-RPC 2.0 4.1)", notification),
+        scenario!("jsonrpc.batch-concurrent", "9.3", May, Kind::Wire(JSONRPC),
+            "a batch's calls run together: four slow calls take about one call's time, answered in the batch's order (JSON-RPC 2.0 6)", batch_concurrent),
         scenario!("jsonrpc.batch", "9.3", Should, Kind::Wire(JSONRPC),
             "a batch answers an array, one response per request, notifications left out, a stream its own error; [] is one -32600 (JSON-RPC 2.0 6)", batch),
         scenario!("jsonrpc.invalid-utf8", "9.5", Must, Kind::Wire(JSONRPC),
@@ -375,4 +379,56 @@ async fn unsupported_content_type(cx: &Ctx<'_>) -> Check {
         reply.describe(),
     )?;
     expect_code(&reply, ErrorKind::ContentTypeNotSupported.code().0).map(drop)
+}
+
+async fn batch_concurrent(cx: &Ctx<'_>) -> Check {
+    // `slow <ms>` is the reference agent's way to ask for work of a
+    // known length.
+    if cx.contract_name() != Contract::Reference {
+        return Err(skip(
+            "needs --contract reference: the scenario asks for `slow <ms>` work",
+        ));
+    }
+    let slow = cx.timing().slow;
+    let text = format!("slow {}", slow.as_millis());
+    let calls: Vec<Value> = (1..=4)
+        .map(|i| {
+            json!({"jsonrpc": "2.0", "id": format!("c-{i}"), "method": "SendMessage",
+                "params": {"message": cx.msg(&text)}})
+        })
+        .collect();
+    let started = Instant::now();
+    let reply = cx
+        .rpc_raw(serde_json::to_vec(&calls).unwrap_or_default())?
+        .send(cx)
+        .await?;
+    let took = started.elapsed();
+    let answers = reply.json()?;
+    let ids: Vec<&Value> = answers
+        .as_array()
+        .map(|a| a.iter().filter_map(|a| a.get("id")).collect())
+        .unwrap_or_default();
+    ensure(
+        ids == [&json!("c-1"), &json!("c-2"), &json!("c-3"), &json!("c-4")],
+        "responses for c-1 to c-4, in the batch's order",
+        reply.describe(),
+    )?;
+    ensure(
+        answers
+            .as_array()
+            .is_some_and(|a| a.iter().all(|a| a.get("result").is_some())),
+        "four results",
+        reply.describe(),
+    )?;
+    // One by one they take four times `slow`; together about once.
+    ensure(
+        took < slow * 2,
+        format!(
+            "the batch answered within {:?} (four `{text}` run together)",
+            slow * 2
+        ),
+        format!("the answer after {took:?}"),
+    )?;
+    cx.note(format!("four `{text}` in {took:?}"));
+    Ok(())
 }

@@ -18,17 +18,22 @@ use a2a_types::{
 use futures_core::Stream;
 use tokio::net::TcpListener;
 
-/// Completes every message at once; streams WORKING, then COMPLETED after
-/// a quiet 150 ms.
+/// Completes every message at once (a message `slow` after 3 s); streams
+/// WORKING, then COMPLETED after a quiet 150 ms.
 pub(crate) struct Agent;
 
 impl A2aService for Agent {
     fn send_message<'a>(
         &'a self,
         _: &'a CallContext,
-        _: SendMessageRequest,
+        request: SendMessageRequest,
     ) -> BoxFuture<'a, Result<SendMessageResponse, A2aError>> {
-        Box::pin(async { Ok(Task::new("t-1", "c-1", TaskState::Completed).into()) })
+        Box::pin(async move {
+            if request.message.text_content().as_deref() == Some("slow") {
+                tokio::time::sleep(Duration::from_secs(3)).await;
+            }
+            Ok(Task::new("t-1", "c-1", TaskState::Completed).into())
+        })
     }
 
     fn send_streaming_message<'a>(
