@@ -20,6 +20,7 @@ use crate::auth::{
 };
 use crate::binding::Binding;
 use crate::body::Body;
+use crate::call_span::CallSpan;
 use crate::card::{
     AgentCardResource, AGENT_CARD_PATH, DEFAULT_CARD_CACHE_CONTROL,
     DEFAULT_EXTENDED_CARD_CACHE_CONTROL,
@@ -36,7 +37,7 @@ use crate::rate_limit::{PeerAddr, RateLimiter};
 use crate::resilient::Timer;
 use crate::route::{BasePathError, RouteError, RouteTable, Router};
 use crate::service::{dispatch, A2aService, BoxFuture, CallContext, Principal};
-use crate::trace::{CallSpan, TraceContext, Tracer};
+use crate::trace::{TraceContext, Tracer};
 use crate::unwind::{catch, panicked};
 use crate::version::{negotiate_version, ProtocolVersion};
 use crate::{grpc_binding, jsonrpc_binding, rest_binding};

@@ -210,6 +210,7 @@ mod a2a_server;
 mod auth;
 mod binding;
 mod body;
+mod call_span;
 mod card;
 mod client_error;
 mod client_stream;
