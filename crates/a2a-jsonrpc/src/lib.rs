@@ -44,6 +44,7 @@ mod batch;
 pub mod fuzz;
 mod id;
 mod method;
+mod reply;
 mod request;
 mod response;
 
@@ -52,11 +53,15 @@ pub use batch::{
     encode_batch, is_batch, split_batch, BatchLimits, DEFAULT_MAX_BATCH_LEN, DEFAULT_MAX_BATCH_SIZE,
 };
 pub use id::{Id, NumberText};
-pub use method::{decode_reply, decode_reply_v0_3, methods, Form, Method, MethodTable};
+pub use method::{methods, Form, Method, MethodTable};
+pub use reply::{decode_reply, decode_reply_v0_3};
 
 #[cfg(feature = "testing")]
 #[doc(hidden)]
-pub use method::{generate_request, generate_result_json};
+pub use method::generate_request;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub use reply::generate_result_json;
 pub use request::{decode_request, peek_id, DecodeConfig, Request, DEFAULT_MAX_REQUEST_SIZE};
 pub use response::{
     decode_response, decode_response_as, encode_error, encode_request, encode_request_with,
