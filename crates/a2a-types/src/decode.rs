@@ -9,14 +9,6 @@ use serde_path_to_error::Segment;
 /// Default for [`DecodeLimits::max_input_bytes`]: 16 MiB.
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
 
-/// `serde_json`'s recursion limit, which this crate keeps enabled: a
-/// document may nest arrays and objects at most `RECURSION_LIMIT - 1`
-/// (127) levels deep; deeper input is a [`DecodeErrorKind::Syntax`] error
-/// ("recursion limit exceeded"), never a stack overflow. Every level
-/// counts, the crate's own messages included (a `Part.data` value inside
-/// a message inside a task starts five levels down).
-pub const RECURSION_LIMIT: usize = 128;
-
 /// Limits applied before and while decoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -52,7 +44,7 @@ impl Default for DecodeLimits {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DecodeErrorKind {
-    /// Not JSON (or nested deeper than [`RECURSION_LIMIT`]).
+    /// Not JSON (or nested deeper than [`RECURSION_LIMIT`](crate::RECURSION_LIMIT)).
     Syntax,
     /// JSON, but not a valid value of the type: wrong type, bad enum name,
     /// bad base64 or timestamp, a oneof with zero or several members.
@@ -216,7 +208,7 @@ pub fn from_str_with_limits<T: DeserializeOwned>(
 /// first; what that declines is read again by `serde_json`, which either
 /// accepts it or fails; only then is the input decoded a third time,
 /// tracking the JSON path, to say where the failure is. Valid input never
-/// pays for error reporting. Nesting is limited by [`RECURSION_LIMIT`].
+/// pays for error reporting. Nesting is limited by [`RECURSION_LIMIT`](crate::RECURSION_LIMIT).
 pub fn from_slice_with_limits<T: DeserializeOwned>(
     bytes: &[u8],
     limits: &DecodeLimits,

@@ -158,7 +158,7 @@ pub use agent_card::{
 };
 pub use decode::{
     from_slice, from_slice_with_limits, from_str, from_str_with_limits, DecodeError,
-    DecodeErrorKind, DecodeLimits, DEFAULT_MAX_INPUT_BYTES, RECURSION_LIMIT,
+    DecodeErrorKind, DecodeLimits, DEFAULT_MAX_INPUT_BYTES,
 };
 pub use error::{
     A2aError, BadRequest, ErrorBody, ErrorCode, ErrorDetail, ErrorInfo, ErrorKind, FieldViolation,
@@ -166,6 +166,7 @@ pub use error::{
     ERROR_INFO_TYPE, RETRY_INFO_TYPE,
 };
 pub use events::{StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent};
+pub use json::RECURSION_LIMIT;
 pub use json::{to_vec, to_writer};
 pub use message::{new_message_id, Artifact, Message, Part, PartContent, Role};
 pub use operation::{A2aRequest, Empty, EventStream, Operation, Reply};

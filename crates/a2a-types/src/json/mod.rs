@@ -24,7 +24,7 @@
 //! The reader only takes the common forms: anything else (structs written
 //! as arrays, enums written as objects, byte arrays, lone surrogates,
 //! nesting deeper than 127 levels, one less than
-//! [`RECURSION_LIMIT`](crate::RECURSION_LIMIT)) is [`Declined`], with no
+//! [`RECURSION_LIMIT`]) is [`Declined`], with no
 //! detail and at no cost, and `serde_json` decides. Its guarantee is one-sided: when it returns a value,
 //! `serde_json` returns an equal one from the same bytes. The crate's
 //! differential tests and fuzz targets check that, and that the writer's
@@ -59,6 +59,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed};
 use serde::{Deserialize, Serialize};
 
+mod limits;
 mod number;
 #[cfg(feature = "fast-json")]
 mod reader;
@@ -67,6 +68,7 @@ mod scan;
 #[cfg(feature = "fast-json")]
 mod writer;
 
+pub use limits::RECURSION_LIMIT;
 pub(crate) use number::number_end;
 
 /// The error of [`to_vec`] and [`to_writer`]: `serde_json`'s, since they

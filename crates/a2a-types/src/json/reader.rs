@@ -23,8 +23,8 @@ use serde::de::{
 };
 
 /// How deep arrays and objects may nest: `serde_json`'s own recursion
-/// limit, less one ([`RECURSION_LIMIT`](crate::RECURSION_LIMIT)).
-const MAX_DEPTH: usize = crate::RECURSION_LIMIT - 1;
+/// limit, less one ([`RECURSION_LIMIT`](crate::json::RECURSION_LIMIT)).
+const MAX_DEPTH: usize = crate::json::limits::RECURSION_LIMIT - 1;
 
 type Result<T> = std::result::Result<T, Declined>;
 
