@@ -564,7 +564,7 @@ impl Options {
         &self,
         server: &A2aServer<ReferenceAgent>,
     ) -> Result<ServeOptions, String> {
-        crate::metrics::endpoint(self.serve_options()?, server.service())
+        crate::metrics::endpoint(self.serve_options()?, server.service().prometheus())
     }
 }
 

@@ -8,8 +8,6 @@ use a2a_agent::InMemoryTaskStore;
 use a2a_hyper::ServeOptions;
 use a2a_transport::metrics::{PrometheusRecorder, PROMETHEUS_CONTENT_TYPE};
 
-use crate::ReferenceAgent;
-
 /// Where `--metrics` serves the Prometheus text exposition.
 pub const METRICS_PATH: &str = "/metrics";
 
@@ -51,14 +49,15 @@ pub(crate) fn recorder(memory: Option<&InMemoryTaskStore>) -> PrometheusRecorder
     }
 }
 
-/// `options` with [`METRICS_PATH`] rendering `agent`'s recorder, when it
-/// has one; unchanged otherwise (the path then reaches the A2A server,
+/// `options` with [`METRICS_PATH`] rendering the agent's `recorder`
+/// ([`ReferenceAgent::prometheus`](crate::ReferenceAgent::prometheus)), when
+/// it has one; unchanged otherwise (the path then reaches the A2A server,
 /// which answers 404).
 pub(crate) fn endpoint(
     options: ServeOptions,
-    agent: &ReferenceAgent,
+    recorder: Option<&Arc<PrometheusRecorder>>,
 ) -> Result<ServeOptions, String> {
-    match agent.prometheus() {
+    match recorder {
         Some(recorder) => {
             let recorder = Arc::clone(recorder);
             options.with_rendered(METRICS_PATH, PROMETHEUS_CONTENT_TYPE, move || {
