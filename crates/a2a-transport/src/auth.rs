@@ -44,6 +44,7 @@ use a2a_types::{AgentCard, SecurityScheme};
 use base64::Engine as _;
 use http::header::{AUTHORIZATION, COOKIE};
 use http::{Extensions, HeaderMap, HeaderName, HeaderValue, Method, Uri};
+use subtle::ConstantTimeEq;
 
 use crate::query::QueryParams;
 use crate::service::{BoxFuture, Principal};
@@ -283,16 +284,10 @@ fn boxed<'a, T: Send + 'a>(outcome: T) -> BoxFuture<'a, T> {
     Box::pin(std::future::ready(outcome))
 }
 
-/// Compares two secrets in time that depends only on their lengths.
-pub(crate) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
-    let len = a.len().max(b.len());
-    let mut diff = u8::from(a.len() != b.len());
-    for i in 0..len {
-        let x = a.get(i).copied().unwrap_or(0);
-        let y = b.get(i).copied().unwrap_or(0);
-        diff |= std::hint::black_box(x ^ y);
-    }
-    diff == 0
+/// Compares two secrets in time that depends only on their lengths
+/// (`subtle`, the RustCrypto crates' constant-time primitives).
+fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+    a.ct_eq(b).into()
 }
 
 /// Finds the principal of `secret` among `(secret, principal)` pairs,

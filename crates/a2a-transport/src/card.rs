@@ -50,6 +50,7 @@ use http::header::{
 };
 use http::{HeaderMap, HeaderValue, Method, Response, StatusCode};
 
+use a2a_types::calendar::{civil_from_days, days_from_civil};
 use a2a_types::{A2aError, AgentCard, ErrorKind};
 
 use crate::body::Body;
@@ -281,11 +282,12 @@ const MONTHS: [&str; 12] = [
 fn http_date(secs: u64) -> String {
     let days = secs / 86_400;
     let rem = secs % 86_400;
-    let (y, m, d) = civil_from_days(days);
+    // Within i64 for any u64 seconds: u64::MAX / 86_400 < i64::MAX.
+    let (y, m, d) = civil_from_days(days as i64);
     format!(
         "{}, {d:02} {} {y:04} {:02}:{:02}:{:02} GMT",
         DAYS[(days % 7) as usize],
-        MONTHS[(m - 1) as usize],
+        MONTHS[m as usize - 1],
         rem / 3600,
         rem / 60 % 60,
         rem % 60
@@ -318,7 +320,7 @@ fn parse_http_date(text: &str) -> Option<u64> {
             .flatten()
     };
     let day = number(day, 2)?;
-    let month = MONTHS.iter().position(|m| *m == month)? as u64 + 1;
+    let month = MONTHS.iter().position(|m| *m == month)? as u32 + 1;
     let year = match year.len() {
         2 => {
             let y = number(year, 2)?;
@@ -340,32 +342,9 @@ fn parse_http_date(text: &str) -> Option<u64> {
     if hms.next().is_some() || year < 1970 || day == 0 || day > 31 || h > 23 || m > 59 || s > 60 {
         return None;
     }
-    Some(days_from_civil(year, month, day) * 86_400 + h * 3600 + m * 60 + s)
-}
-
-/// Days since 1970-01-01 of a date on or after it (H. Hinnant's
-/// `days_from_civil`).
-fn days_from_civil(y: u64, m: u64, d: u64) -> u64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y / 400;
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    (era * 146_097 + doe).saturating_sub(719_468)
-}
-
-/// The date of `days` since 1970-01-01 (H. Hinnant's `civil_from_days`).
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + u64::from(m <= 2), m, d)
+    // `year` has at most four digits and `day` two: the days fit.
+    let days = days_from_civil(year as i64, month, day as u32);
+    Some(u64::try_from(days).ok()? * 86_400 + h * 3600 + m * 60 + s)
 }
 
 /// FNV-1a, 64 bits (Fowler, Noll, Vo): a small, fast, well-known

@@ -14,8 +14,8 @@ use std::time::{Duration, SystemTime};
 use a2a_types::{AuthenticationInfo, DecodeLimits, StreamResponse, TaskPushNotificationConfig};
 use bytes::Bytes;
 use http::{Method, Request, StatusCode};
+use subtle::ConstantTimeEq;
 
-use crate::auth::ct_eq;
 use crate::media::is_json_media_type;
 use crate::push_send::{authorization_value, NOTIFICATION_TOKEN_HEADER};
 
@@ -291,7 +291,7 @@ impl WebhookVerifier {
         }
         if let Some(token) = &self.token {
             match headers.get(NOTIFICATION_TOKEN_HEADER) {
-                Some(got) if !ct_eq(got.as_bytes(), token.as_bytes()) => {
+                Some(got) if !bool::from(got.as_bytes().ct_eq(token.as_bytes())) => {
                     return Err(VerifyError::TokenMismatch)
                 }
                 Some(_) => {}
@@ -374,9 +374,9 @@ fn authorization_matches(got: &[u8], expected: &[u8]) -> bool {
     let (gs, gr) = split(got);
     let (es, er) = split(expected);
     // Both comparisons always run.
-    let scheme = ct_eq(&gs, &es);
-    let rest = ct_eq(&gr, &er);
-    scheme & rest
+    let scheme = gs.ct_eq(&es);
+    let rest = gr.ct_eq(&er);
+    (scheme & rest).into()
 }
 
 /// The time an event is stamped with: a task's or status update's

@@ -128,6 +128,7 @@
 //! ```
 
 mod agent_card;
+pub mod calendar;
 pub mod checkpoint;
 mod decode;
 #[cfg(feature = "draft-1-1")]
