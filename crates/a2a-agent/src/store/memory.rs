@@ -628,12 +628,13 @@ impl Entry {
     }
 
     /// Whether an event gaining `gain` running bytes is over the budget:
-    /// only when the budget is spent, and then only for a task holding
+    /// only once the budget is spent (the event that spends it passes, as
+    /// creates are refused from then on), and then only for a task holding
     /// more than its share of it, so that one task's flood never stops
     /// another's work.
     fn over_budget(&self, gain: usize) -> bool {
         let counters = &self.counters;
-        if counters.running_bytes.load(Ordering::Acquire) + gain <= self.max_running_bytes {
+        if counters.running_bytes.load(Ordering::Acquire) < self.max_running_bytes {
             return false;
         }
         let mine = self.running.load(Ordering::Acquire);
