@@ -89,6 +89,9 @@ impl ReferenceAgent {
         memory.max_tasks = limits.max_tasks;
         memory.task_ttl = limits.task_ttl;
         memory.max_store_bytes = limits.max_store_bytes;
+        memory.max_tasks_per_owner = limits.max_tasks_per_owner;
+        memory.max_bytes_per_owner = limits.max_bytes_per_owner;
+        memory.max_running_bytes = limits.max_running_bytes;
         memory.max_history = limits.max_history;
         memory.max_events_per_task = limits.max_events_per_task;
         memory.max_push_configs_per_task = limits.max_push_configs_per_task;
@@ -113,6 +116,7 @@ impl ReferenceAgent {
             .with_push_allowlist(config.push_allowlist.clone())
             .with_push_schedule(config.push.schedule())
             .with_max_pending_notifications(limits.max_push_queue)
+            .with_max_running_tasks(limits.max_running_tasks)
             .with_page_sizes(limits.default_page_size, limits.max_page_size);
         if config.bearer_scheme.is_some() {
             handler_config = handler_config.with_extended_card(card::extended_card(&config));

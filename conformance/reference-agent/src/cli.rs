@@ -49,6 +49,17 @@ USAGE: a2a-reference-agent [OPTIONS]
   --max-tasks <n>        tasks kept in memory (default 10000)
   --max-store-mb <n>     MiB the stored tasks may weigh (default 32); past it the oldest
                          terminal tasks are evicted first
+  --max-tasks-per-owner <n>
+                         tasks one caller holds (default 2500); past it that caller's
+                         oldest terminal task goes, and a caller whose tasks all run is
+                         refused (RateLimitedError, Retry-After: 1); another caller's
+                         unfinished task is never evicted
+  --max-owner-mb <n>     MiB one caller's tasks may weigh (default 8), kept the same way
+  --max-running <n>      executor runs in flight at once (default 256); past it new work
+                         is refused (RateLimitedError, Retry-After: 1)
+  --max-running-mb <n>   MiB running tasks may hold in artifacts gained and logged events
+                         (default 64); once spent, new tasks are refused and the tasks
+                         over their share get their artifacts refused (they fail)
   --task-ttl <secs>      seconds a task is kept after its creation (default 3600)
   --max-stream-events <n>
                          events one task keeps for streams that have not read them
@@ -121,6 +132,14 @@ pub struct Options {
     pub max_tasks: usize,
     /// `--max-store-mb`, in bytes.
     pub max_store_bytes: usize,
+    /// `--max-tasks-per-owner`.
+    pub max_tasks_per_owner: usize,
+    /// `--max-owner-mb`, in bytes.
+    pub max_bytes_per_owner: usize,
+    /// `--max-running`.
+    pub max_running_tasks: usize,
+    /// `--max-running-mb`, in bytes.
+    pub max_running_bytes: usize,
     /// `--task-ttl`.
     pub task_ttl: Duration,
     /// `--max-stream-events` ([`Limits::max_events_per_task`](crate::Limits::max_events_per_task)).
@@ -165,6 +184,10 @@ impl Default for Options {
             jwt: Default::default(),
             max_tasks: 10_000,
             max_store_bytes: 32 << 20,
+            max_tasks_per_owner: 2_500,
+            max_bytes_per_owner: 8 << 20,
+            max_running_tasks: 256,
+            max_running_bytes: 64 << 20,
             task_ttl: Duration::from_secs(3600),
             max_stream_events: 256,
             keep_alive: Duration::from_secs(15),
@@ -246,6 +269,21 @@ impl Options {
                 "--max-store-mb" => {
                     let mb: usize = number("--max-store-mb", &value("--max-store-mb")?)?;
                     o.max_store_bytes = mb.saturating_mul(1 << 20);
+                }
+                "--max-tasks-per-owner" => {
+                    o.max_tasks_per_owner =
+                        number("--max-tasks-per-owner", &value("--max-tasks-per-owner")?)?
+                }
+                "--max-owner-mb" => {
+                    let mb: usize = number("--max-owner-mb", &value("--max-owner-mb")?)?;
+                    o.max_bytes_per_owner = mb.saturating_mul(1 << 20);
+                }
+                "--max-running" => {
+                    o.max_running_tasks = number("--max-running", &value("--max-running")?)?
+                }
+                "--max-running-mb" => {
+                    let mb: usize = number("--max-running-mb", &value("--max-running-mb")?)?;
+                    o.max_running_bytes = mb.saturating_mul(1 << 20);
                 }
                 "--task-ttl" => {
                     o.task_ttl = Duration::from_secs(number("--task-ttl", &value("--task-ttl")?)?)
@@ -331,6 +369,9 @@ impl Options {
         o.jwt.check()?;
         if o.max_tasks == 0 {
             return Err("--max-tasks must be at least 1".to_owned());
+        }
+        if o.max_tasks_per_owner == 0 || o.max_running_tasks == 0 {
+            return Err("--max-tasks-per-owner and --max-running must be at least 1".to_owned());
         }
         if o.max_stream_events == 0 {
             return Err("--max-stream-events must be at least 1".to_owned());
@@ -445,6 +486,10 @@ impl Options {
             .with_push_allowlist(self.allowlist());
         config.limits.max_tasks = self.max_tasks;
         config.limits.max_store_bytes = self.max_store_bytes;
+        config.limits.max_tasks_per_owner = self.max_tasks_per_owner;
+        config.limits.max_bytes_per_owner = self.max_bytes_per_owner;
+        config.limits.max_running_tasks = self.max_running_tasks;
+        config.limits.max_running_bytes = self.max_running_bytes;
         config.limits.task_ttl = self.task_ttl;
         config.limits.max_events_per_task = self.max_stream_events;
         config.fire_and_forget = self.fire_and_forget;

@@ -122,9 +122,25 @@ impl AgentConfig {
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Limits {
-    /// Tasks kept at most; creating one more evicts the oldest created
-    /// task. Default 10 000.
+    /// Tasks kept at most; creating one more evicts the oldest terminal
+    /// task, else the creator's own oldest. Default 10 000.
     pub max_tasks: usize,
+    /// Tasks one owner (tenant and caller) keeps at most: past it that
+    /// owner's oldest terminal task goes, and an owner whose tasks all go
+    /// on is refused (`RateLimitedError`, retry after 1 s). Another
+    /// owner's unfinished task is never evicted. Default 2 500.
+    pub max_tasks_per_owner: usize,
+    /// The bytes one owner's stored tasks may weigh, kept the same way.
+    /// Default 8 MiB.
+    pub max_bytes_per_owner: usize,
+    /// Executor runs in flight at once; past it new work is refused
+    /// (`RateLimitedError`, retry after 1 s). Default 256.
+    pub max_running_tasks: usize,
+    /// The bytes running work may hold (artifacts gained since a task was
+    /// last weighed, events its log keeps): once spent, new tasks are
+    /// refused and a task over its share has its artifact updates refused
+    /// (the reference executor then fails it). Default 64 MiB.
+    pub max_running_bytes: usize,
     /// A task created longer ago than this is evicted when the next task
     /// is created or at the next sweep ([`ReferenceAgent::sweep`](crate::ReferenceAgent::sweep)).
     /// Default one hour.
@@ -132,7 +148,7 @@ pub struct Limits {
     /// The bytes the stored tasks may weigh (their history, artifacts and
     /// status, estimated by the agent kit's in-memory store when a task is
     /// created, takes a message and settles). Past it, creating a task or a sweep evicts
-    /// the oldest terminal tasks first, then the oldest. Default 32 MiB.
+    /// the oldest terminal tasks first, then the creator's own oldest. Default 32 MiB.
     pub max_store_bytes: usize,
     /// Messages kept in one task's history; older ones are dropped.
     /// Default 100.
@@ -166,6 +182,10 @@ impl Default for Limits {
             max_tasks: 10_000,
             task_ttl: Duration::from_secs(3600),
             max_store_bytes: 32 << 20,
+            max_tasks_per_owner: 2_500,
+            max_bytes_per_owner: 8 << 20,
+            max_running_tasks: 256,
+            max_running_bytes: 64 << 20,
             max_history: 100,
             max_events_per_task: 256,
             max_push_configs_per_task: 16,

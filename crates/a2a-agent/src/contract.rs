@@ -54,9 +54,23 @@ pub struct Options {
     /// first (the in-memory store's `max_tasks`); `None` skips the
     /// eviction rule (a durable store that keeps everything).
     pub max_tasks: Option<usize>,
+    /// One owner holds at most this many tasks, and the store never
+    /// evicts another owner's unfinished task to make room (the in-memory
+    /// store's `max_tasks_per_owner`); `None` skips the quota rule (a
+    /// store that evicts nothing, or by no owner). Needs `max_tasks` of at
+    /// least the quota plus two; with it, the other rules create at most
+    /// the quota's tasks per owner.
+    pub owner_quota: Option<usize>,
 }
 
 impl Options {
+    /// Checks the owners' quotas for a store holding at most `quota`
+    /// tasks per owner.
+    pub fn with_owner_quota(mut self, quota: usize) -> Options {
+        self.owner_quota = Some(quota);
+        self
+    }
+
     /// Checks eviction order for a store bounded to `max_tasks`.
     pub fn with_max_tasks(mut self, max_tasks: usize) -> Options {
         self.max_tasks = Some(max_tasks);
@@ -82,6 +96,7 @@ pub const RULES: &[&str] = &[
     "watch.reports-changes",
     "push.configs",
     "eviction.oldest-first",
+    "eviction.owners-apart",
 ];
 
 /// Runs every rule, each on a fresh store from `make`; answers what was
@@ -106,13 +121,24 @@ pub async fn check<S: TaskStore>(make: impl Fn() -> S, options: Options) -> Vec<
             "owner.isolation" => isolation(&store, &mut cx).await,
             "list.order" => list_order(&store, &mut cx).await,
             "list.filters" => list_filters(&store, &mut cx).await,
-            "list.paging-across-writes" => paging(&store, &mut cx, options.max_tasks).await,
+            "list.paging-across-writes" => {
+                let bound = match (options.max_tasks, options.owner_quota) {
+                    (Some(max), Some(quota)) => Some(max.min(quota)),
+                    (max, quota) => max.or(quota),
+                };
+                paging(&store, &mut cx, bound).await
+            }
             "log.replay-from-position" => replay(&store, &mut cx).await,
             "watch.reports-changes" => watches(&store, &mut cx).await,
             "push.configs" => push_configs(&store, &mut cx).await,
             "eviction.oldest-first" => {
                 if let Some(max) = options.max_tasks {
                     eviction(&store, &mut cx, max).await;
+                }
+            }
+            "eviction.owners-apart" => {
+                if let (Some(max), Some(quota)) = (options.max_tasks, options.owner_quota) {
+                    owners_apart(&store, &mut cx, max, quota).await;
                 }
             }
             _ => {}
@@ -141,6 +167,20 @@ impl Checker<'_> {
 
 fn owner() -> Owner {
     Owner::new("tenant-a", Some("alice".to_owned()))
+}
+
+fn bob() -> Owner {
+    Owner::new("tenant-a", Some("bob".to_owned()))
+}
+
+/// The owner of seeded task number `i` of an eviction rule: alice and bob
+/// in turn, so that no owner holds more than half the store plus one.
+fn seeded_owner(i: usize) -> Owner {
+    if i % 2 == 0 {
+        owner()
+    } else {
+        bob()
+    }
 }
 
 fn at(millis: i64) -> Timestamp {
@@ -769,8 +809,17 @@ async fn push_configs(store: &dyn TaskStore, cx: &mut Checker<'_>) {
 }
 
 async fn eviction(store: &dyn TaskStore, cx: &mut Checker<'_>, max: usize) {
-    if !seed(store, cx, max).await {
-        return;
+    // Two owners in turn, within any quota of half the store plus one;
+    // the newcomer is t-0's owner, so even a store that evicts only the
+    // creator's own tasks evicts t-0.
+    for i in 0..max {
+        let id = format!("t-{i}");
+        let made = store
+            .create(&seeded_owner(i), task(&id, "c", i as i64))
+            .await;
+        if !cx.expect(made.is_ok(), || format!("create {id}: {made:?}")) {
+            return;
+        }
     }
     let Some(mut watch) = store.watch("t-0") else {
         cx.expect(false, || "no watch of a stored task".to_owned());
@@ -786,16 +835,94 @@ async fn eviction(store: &dyn TaskStore, cx: &mut Checker<'_>, max: usize) {
             max + 1
         )
     });
-    for id in (1..max)
-        .map(|i| format!("t-{i}"))
-        .chain(["t-last".to_owned()])
+    for (id, who) in (1..max)
+        .map(|i| (format!("t-{i}"), seeded_owner(i)))
+        .chain([("t-last".to_owned(), owner())])
     {
-        let got = store.get(&owner(), &id, View::STATUS).await;
+        let got = store.get(&who, &id, View::STATUS).await;
         cx.expect(got.is_ok(), || {
             format!("{id} was evicted instead of the oldest")
         });
     }
     cx.expect(poll(&mut *watch) == Poll::Ready(Change::Closed), || {
         "the watch of an evicted task does not report Closed".to_owned()
+    });
+}
+
+/// Another owner's flood, of finished tasks and then of unfinished ones,
+/// never evicts alice's running task; bob's quota full of his own
+/// unfinished tasks refuses bob, and alice can still create.
+async fn owners_apart(store: &dyn TaskStore, cx: &mut Checker<'_>, max: usize, quota: usize) {
+    if !cx.expect(max >= quota + 2, || {
+        format!("the rule needs max_tasks ({max}) of at least the quota ({quota}) plus two")
+    }) {
+        return;
+    }
+    let made = store.create(&owner(), task("a-0", "c", 0)).await;
+    let working = store
+        .append("a-0", status("a-0", "c", TaskState::Working, 1), None)
+        .await;
+    if !cx.expect(made.is_ok() && working.is_ok(), || {
+        format!("alice's task: {made:?}, {working:?}")
+    }) {
+        return;
+    }
+    // Bob's finished tasks: more than the store holds.
+    for i in 0..max + quota {
+        let id = format!("b-{i}");
+        let made = store.create(&bob(), task(&id, "c", 10 + i as i64)).await;
+        let done = store
+            .append(
+                &id,
+                status(&id, "c", TaskState::Completed, 10 + i as i64),
+                None,
+            )
+            .await;
+        if !cx.expect(made.is_ok() && done.is_ok(), || {
+            format!("bob's finished task {id}: {made:?}, {done:?}")
+        }) {
+            return;
+        }
+    }
+    let page = store.list(&bob(), &query(100)).await;
+    cx.expect(page.as_ref().is_ok_and(|p| p.total <= quota), || {
+        format!("bob holds more than his quota of {quota}: {page:?}")
+    });
+    // Bob's unfinished tasks: up to his quota, then he is refused.
+    let base = 10 + (max + quota) as i64;
+    for i in 0..quota {
+        let id = format!("r-{i}");
+        let made = store.create(&bob(), task(&id, "c", base + i as i64)).await;
+        if !cx.expect(made.is_ok(), || {
+            format!("bob's unfinished task {id} within his quota: {made:?}")
+        }) {
+            return;
+        }
+    }
+    let over = store
+        .create(&bob(), task("r-over", "c", base + quota as i64))
+        .await;
+    cx.expect(
+        matches!(over, Err(StoreError::Quota(_) | StoreError::Busy(_))),
+        || format!("bob's task past his quota of unfinished tasks: {over:?}, want Quota"),
+    );
+    let kept = store.get(&owner(), "a-0", View::STATUS).await;
+    cx.expect(
+        kept.as_ref()
+            .is_ok_and(|k| k.task.status.state == TaskState::Working),
+        || format!("alice's WORKING task after bob's flood: {kept:?}"),
+    );
+    for i in 0..quota {
+        let id = format!("r-{i}");
+        let got = store.get(&bob(), &id, View::STATUS).await;
+        cx.expect(got.is_ok(), || {
+            format!("bob's unfinished {id} was evicted by his own refused create: {got:?}")
+        });
+    }
+    let again = store
+        .create(&owner(), task("a-1", "c", base + quota as i64 + 1))
+        .await;
+    cx.expect(again.is_ok(), || {
+        format!("alice's create while bob is refused: {again:?}")
     });
 }

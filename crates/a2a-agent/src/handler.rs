@@ -38,7 +38,7 @@ use crate::ids::IdGenerator;
 use crate::owner::{Owner, OwnerResolver, PrincipalAndTenant};
 use crate::push::{PushHub, PushObserver, PushSender};
 use crate::runtime::Runtime;
-use crate::shared::{store_error, Shared};
+use crate::shared::{store_error, RunSlot, Shared};
 use crate::store::{changed, Change, StoreError, TaskQuery, TaskStore, TaskWatch, View};
 use crate::subscription::{once, Subscription, Until};
 use crate::updater::{Birth, Failure, First, TaskUpdater, UpdaterInner};
@@ -88,6 +88,13 @@ pub struct HandlerConfig {
     /// host behind proxies with request timeouts needs; the caller then
     /// polls, subscribes or is pushed the rest.
     pub max_blocking_wait: Option<Duration>,
+    /// The most runs of the executor in flight at once (default 256): a
+    /// message that would start one more (a new task, or an answer that
+    /// resumes an interrupted one) is refused with `RateLimitedError` and
+    /// a retry delay of one second, before anything is stored. Beside it,
+    /// the store bounds the bytes running work holds
+    /// ([`MemoryLimits::max_running_bytes`](crate::MemoryLimits::max_running_bytes)).
+    pub max_running_tasks: usize,
     /// 1.1 draft: how long a long-poll `GetTask` (`currentGeneration`,
     /// draft spec 3.2.7) is held for its task to move before it is
     /// answered as the task stands (the spec's MAY). Default 30 s, below
@@ -110,6 +117,7 @@ impl Default for HandlerConfig {
             extended_card: None,
             interrupted_timeout: None,
             max_blocking_wait: None,
+            max_running_tasks: 256,
             #[cfg(feature = "draft-1-1")]
             max_long_poll: Duration::from_secs(30),
         }
@@ -187,6 +195,12 @@ impl HandlerConfig {
     /// Sets `max_blocking_wait`.
     pub fn with_max_blocking_wait(mut self, wait: Duration) -> HandlerConfig {
         self.max_blocking_wait = Some(wait);
+        self
+    }
+
+    /// Sets `max_running_tasks`.
+    pub fn with_max_running_tasks(mut self, max: usize) -> HandlerConfig {
+        self.max_running_tasks = max;
         self
     }
 }
@@ -284,6 +298,8 @@ impl<E: AgentExecutor> HandlerBuilder<E> {
                 ids: IdGenerator::new(),
                 push,
                 tracer: self.tracer,
+                running: Arc::default(),
+                max_running: config.max_running_tasks,
             }),
             owners: self.owners,
             config: Arc::new(config),
@@ -563,6 +579,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
         updater: TaskUpdater,
         inner: Arc<UpdaterInner>,
         inline: bool,
+        slot: RunSlot,
     ) {
         let executor = Arc::clone(&self.executor);
         let release = self.config.interrupted_timeout;
@@ -598,6 +615,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
                 span.end();
             }
             inner.finish(failure, release).await;
+            drop(slot);
         };
         let mut work: BoxFuture<'static, ()> = Box::pin(work);
         // Polling with a no-op waker is sound: whatever the future waits on
@@ -687,6 +705,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
             return Ok((started, view, immediately));
         }
 
+        let slot = self.shared.reserve_run()?;
         let ids = &self.shared.ids;
         if message.context_id.is_empty() {
             message.context_id = ids.next("ctx");
@@ -726,7 +745,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
         // Run here up to the first wait: a blocking call's task usually
         // settles at once, and a `returnImmediately` one is created (the
         // work yields right after) before its answer goes out.
-        self.run(context, updater, Arc::clone(&inner), !subscribe);
+        self.run(context, updater, Arc::clone(&inner), !subscribe, slot);
         match inner.first.wait().await {
             First::Reply(message) => Ok((Started::Reply(message), view, immediately)),
             First::Failed(e) => Err(e),
@@ -762,7 +781,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
         let store = &self.shared.store;
         let id = message.task_id.clone();
         let mut attempts = 0;
-        let (stored, resumed) = loop {
+        let (stored, slot) = loop {
             attempts += 1;
             let stored = store
                 .get(owner, &id, View::STATUS)
@@ -787,11 +806,17 @@ impl<E: AgentExecutor> AgentHandler<E> {
                 .with_metadata("state", state.as_str_name()));
             }
             check_generation(expected_generation, task)?;
+            // An answer to an interrupted task runs the executor again:
+            // it needs a slot before it changes anything.
+            let slot = match state.is_interrupted() {
+                true => Some(self.shared.reserve_run()?),
+                false => None,
+            };
             match store
                 .add_message(&id, message.clone(), Some(stored.version))
                 .await
             {
-                Ok(_) => break (stored, state.is_interrupted()),
+                Ok(_) => break (stored, slot),
                 // The version is the generation: a task that moved since
                 // the check fails the request, not a retry.
                 Err(StoreError::Conflict { actual, .. }) if expected_generation.is_some() => {
@@ -810,7 +835,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
                 .attach_push(owner, config, version, false, cx.trace.clone())
                 .await?;
         }
-        if resumed {
+        if slot.is_some() {
             // Interrupted states may always move to WORKING; a cancel that
             // came first wins, and the work then stops at its first update.
             let (updater, _) = TaskUpdater::for_existing(
@@ -830,7 +855,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
             .get(owner, &id, view)
             .await
             .map_err(|e| store_error(e, &id))?;
-        if resumed {
+        if let Some(slot) = slot {
             let mut message = message;
             message.context_id.clone_from(&now.task.context_id);
             let full = store
@@ -844,7 +869,7 @@ impl<E: AgentExecutor> AgentHandler<E> {
                 id.clone(),
                 now.task.context_id.clone(),
             );
-            self.run(context, updater, inner, waited_on);
+            self.run(context, updater, inner, waited_on, slot);
         }
         Ok(Started::Task {
             id,

@@ -54,6 +54,18 @@
 //!   backend by [`contract::check`].
 //! - `subscription.rs`: streams over the log and their SSE ids; `push.rs`:
 //!   webhook delivery over the same log.
+//!
+//! # Budgets
+//!
+//! Running work is bounded: at most [`HandlerConfig::max_running_tasks`]
+//! executor runs at once (default 256), and in the in-memory store
+//! [`MemoryLimits::max_running_bytes`] (default 64 MiB) of what running
+//! tasks gained and their logs keep. Stored tasks are bounded by
+//! `max_tasks` and `max_store_bytes`, and per owner by
+//! [`MemoryLimits::max_tasks_per_owner`] (2 500) and
+//! [`MemoryLimits::max_bytes_per_owner`] (8 MiB); eviction never takes
+//! another owner's unfinished task. A refusal is `RateLimitedError` with
+//! a retry delay of one second.
 
 #![deny(missing_docs)]
 

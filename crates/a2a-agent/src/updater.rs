@@ -477,8 +477,10 @@ impl UpdaterInner {
         match shared.store.create(&self.owner, task).await {
             Ok(()) => {}
             Err(e) => {
-                self.first
-                    .set(First::Failed(A2aError::internal(e.to_string())));
+                self.first.set(First::Failed(crate::shared::store_error(
+                    e.clone(),
+                    &self.task_id,
+                )));
                 return Err(e.into());
             }
         };

@@ -15,16 +15,20 @@ use a2a_agent::store::{
 use a2a_agent::{InMemoryTaskStore, MemoryLimits, Owner, TaskStore};
 use a2a_types::{Message, StreamResponse, Task, TaskPushNotificationConfig, Timestamp};
 
-const MAX_TASKS: usize = 5;
+const MAX_TASKS: usize = 7;
+const OWNER_QUOTA: usize = 5;
 
 fn limits() -> MemoryLimits {
     let mut l = MemoryLimits::default();
     l.max_tasks = MAX_TASKS;
+    l.max_tasks_per_owner = OWNER_QUOTA;
     l
 }
 
 fn options() -> Options {
-    Options::default().with_max_tasks(MAX_TASKS)
+    Options::default()
+        .with_max_tasks(MAX_TASKS)
+        .with_owner_quota(OWNER_QUOTA)
 }
 
 /// Runs the suite with a bound, so a suite that hangs fails the test.
@@ -43,7 +47,7 @@ async fn the_in_memory_store_keeps_every_rule() {
 #[tokio::test]
 async fn the_eviction_rule_is_skipped_without_a_bound() {
     // A store declared to keep everything is not held to eviction; one
-    // bounded to 5 but declared as 3 is (the oldest is still there).
+    // bounded to 7 but declared as 3 is (the oldest is still there).
     let none = contract::check(InMemoryTaskStore::default, Options::default()).await;
     assert!(none.is_empty(), "{none:#?}");
     let wrong = contract::check(
@@ -94,6 +98,9 @@ enum Fault {
     PushConfigNotReplaced,
     /// The watch of an evicted task never reports `Closed`.
     EvictionNotClosed,
+    /// No quota per owner: one owner's tasks fill the whole store, and an
+    /// owner past the quota is not refused.
+    NoOwnerQuota,
 }
 
 const FAULTS: &[Fault] = &[
@@ -113,6 +120,7 @@ const FAULTS: &[Fault] = &[
     Fault::SilentWatch,
     Fault::PushConfigNotReplaced,
     Fault::EvictionNotClosed,
+    Fault::NoOwnerQuota,
 ];
 
 /// The rule each fault is aimed at: it must be among those it breaks.
@@ -134,6 +142,7 @@ fn aimed_at(fault: Fault) -> &'static str {
         Fault::SilentWatch => "watch.reports-changes",
         Fault::PushConfigNotReplaced => "push.configs",
         Fault::EvictionNotClosed => "eviction.oldest-first",
+        Fault::NoOwnerQuota => "eviction.owners-apart",
     }
 }
 
@@ -157,8 +166,12 @@ struct Broken {
 
 impl Broken {
     fn new(fault: Fault) -> Broken {
+        let mut limits = limits();
+        if fault == Fault::NoOwnerQuota {
+            limits.max_tasks_per_owner = usize::MAX;
+        }
         Broken {
-            inner: InMemoryTaskStore::new(limits()),
+            inner: InMemoryTaskStore::new(limits),
             fault,
             memory: Mutex::default(),
         }

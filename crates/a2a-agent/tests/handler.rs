@@ -912,3 +912,80 @@ async fn list_tasks_pages_through_every_task_once() {
     sorted.reverse();
     assert_eq!(seen, sorted, "ids of one run sort in creation order");
 }
+
+#[tokio::test]
+async fn past_max_running_tasks_new_work_is_rate_limited_until_a_run_ends() {
+    let (h, _paused) = handler_with(HandlerConfig::default().with_max_running_tasks(2), true);
+    let first = send_task(&h, &cx(), immediately("slow")).await;
+    let _second = send_task(&h, &cx(), immediately("slow")).await;
+    let refused = send(&h, &cx(), immediately("echo third")).await;
+    let err = refused.expect_err("a third run past max_running_tasks 2");
+    assert_eq!(err.kind(), ErrorKind::RateLimited, "{err:?}");
+    assert_eq!(err.retry_delay(), Some(Duration::from_secs(1)));
+    // Nothing was stored for the refused message.
+    let page = list(&h, &cx(), ListTasksRequest::default()).await;
+    assert_eq!(page.tasks.len(), 2, "{page:?}");
+    // A run that ends gives its slot back.
+    cancel(&h, &cx(), &first.id).await.expect("CancelTask");
+    let mut again = send(&h, &cx(), request("echo again")).await;
+    for _ in 0..50 {
+        if again.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        again = send(&h, &cx(), request("echo again")).await;
+    }
+    assert!(again.is_ok(), "{again:?}");
+}
+
+#[tokio::test]
+async fn a_spent_running_budget_refuses_new_tasks_and_holds_back_the_heaviest() {
+    let mut limits = a2a_agent::MemoryLimits::default();
+    limits.max_running_bytes = 64 << 10;
+    let store = InMemoryTaskStore::new(limits);
+    let (agent, _paused) = Agent::new(true);
+    let h = AgentHandler::builder(agent, store.clone(), Tokio).build();
+    // A WORKING task whose log fills with artifacts past the budget.
+    let task = send_task(&h, &cx(), immediately("slow")).await;
+    reach(&h, &cx(), &task.id, TaskState::Working).await;
+    let chunk = |i: usize| {
+        a2a_types::TaskArtifactUpdateEvent::new(
+            &task.id,
+            &task.context_id,
+            a2a_types::Artifact::new("big", vec![a2a_types::Part::text("x".repeat(1000))]),
+        )
+        .with_append(i > 0)
+        .into()
+    };
+    let mut refused = None;
+    for i in 0..200 {
+        if let Err(e) = a2a_agent::TaskStore::append(&store, &task.id, chunk(i), None).await {
+            refused = Some((i, e));
+            break;
+        }
+    }
+    let (at, why) = refused.expect("the store refuses artifacts past the running budget");
+    assert!(at > 10, "refused too early, at chunk {at}");
+    assert!(
+        matches!(why, a2a_agent::store::StoreError::Busy(_)),
+        "{why:?}"
+    );
+    assert!(store.running_weight() <= 2 * (64 << 10) + 8192);
+    // While the budget is spent, new work is refused with a retry delay.
+    let err = send(&h, &cx(), request("echo more"))
+        .await
+        .expect_err("a new task while the running budget is spent");
+    assert_eq!(err.kind(), ErrorKind::RateLimited, "{err:?}");
+    assert!(err.retry_delay().is_some());
+    // A status still ends the work, and its log is given back once the
+    // executor's watch (its pause) lets go.
+    cancel(&h, &cx(), &task.id).await.expect("CancelTask");
+    for _ in 0..100 {
+        if store.running_weight() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(store.running_weight(), 0);
+    assert!(send(&h, &cx(), request("echo after")).await.is_ok());
+}

@@ -1,16 +1,24 @@
 //! [`InMemoryTaskStore`]: the bounded store of one process.
 //!
-//! Tasks are kept in a map by id and in a queue by creation time, each
-//! behind its own lock. Creating a task (or a [`sweep`](TaskStore::sweep),
-//! which the host runs on a timer) evicts, oldest first, every task
-//! created longer ago than the time to live and as many as needed to stay
-//! within the count bound: O(1) amortized per task. Then, while the tasks'
-//! weight ([`weight`](super::weight)) is over the byte budget, the oldest
-//! terminal task goes, or the oldest of all when none is terminal.
+//! Tasks are kept in a map by id and in a queue by creation time (one for
+//! the store, one per owner), each behind its own lock. Creating a task
+//! (or a [`sweep`](TaskStore::sweep), which the host runs on a timer)
+//! first evicts every task created longer ago than the time to live. Then
+//! it makes room, never taking another owner's unfinished task:
+//!
+//! - within the creator's quota ([`MemoryLimits::max_tasks_per_owner`],
+//!   [`MemoryLimits::max_bytes_per_owner`]) the creator's oldest terminal
+//!   task goes; when all of the creator's tasks go on, the create is
+//!   refused ([`StoreError::Quota`]);
+//! - within the store's bounds (`max_tasks`, `max_store_bytes`) the oldest
+//!   terminal task of any owner goes, else the creator's own oldest task;
+//!   when neither exists, the create is refused ([`StoreError::Busy`]).
 //!
 //! Events are applied in place under the task's lock and kept in a
 //! bounded ring only while someone may read them: a watch is alive, or
-//! the task goes on (for a resubscription with `Last-Event-ID`).
+//! the task goes on (for a resubscription with `Last-Event-ID`). What
+//! running tasks gain and what their rings hold is their running weight,
+//! against [`MemoryLimits::max_running_bytes`].
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -35,13 +43,27 @@ use crate::owner::Owner;
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct MemoryLimits {
-    /// The most tasks held at once (default 10 000); the oldest go first.
+    /// The most tasks held at once (default 10 000). At the bound the
+    /// oldest terminal task goes, else the creator's own oldest.
     pub max_tasks: usize,
     /// How long after its creation a task is kept at most (default an
     /// hour; spec 3.4.1 lets agents expire contexts).
     pub task_ttl: Duration,
     /// The estimated bytes the stored tasks may weigh (default 32 MiB).
     pub max_store_bytes: usize,
+    /// The most tasks one owner holds at once (default 2 500, a quarter
+    /// of `max_tasks`): at the quota the owner's oldest terminal task
+    /// goes, and when all of them go on the owner's create is refused.
+    pub max_tasks_per_owner: usize,
+    /// The estimated bytes one owner's tasks may weigh (default 8 MiB, a
+    /// quarter of `max_store_bytes`), kept the same way.
+    pub max_bytes_per_owner: usize,
+    /// The estimated bytes running work may hold (default 64 MiB): what
+    /// unfinished tasks gained since they were last weighed and the
+    /// events their logs keep. While it is spent no task is created, and
+    /// a task holding more than its share (the budget over the tasks
+    /// holding any) has its artifact updates refused.
+    pub max_running_bytes: usize,
     /// The most messages of a task's history kept (default 100).
     pub max_history: usize,
     /// The most events of a task's log kept (default 256).
@@ -56,6 +78,9 @@ impl Default for MemoryLimits {
             max_tasks: 10_000,
             task_ttl: Duration::from_secs(3600),
             max_store_bytes: 32 << 20,
+            max_tasks_per_owner: 2_500,
+            max_bytes_per_owner: 8 << 20,
+            max_running_bytes: 64 << 20,
             max_history: 100,
             max_events_per_task: 256,
             max_push_configs_per_task: 16,
@@ -74,14 +99,74 @@ pub struct InMemoryTaskStore {
 struct Shared {
     index: Mutex<Index>,
     limits: MemoryLimits,
-    /// The weight of every stored task, kept by the tasks themselves.
-    bytes: Arc<AtomicUsize>,
+    counters: Arc<Counters>,
+}
+
+/// What the tasks keep count of themselves, without the index's lock.
+#[derive(Debug, Default)]
+struct Counters {
+    /// The weight of every stored task.
+    bytes: AtomicUsize,
+    /// The running weight of every task (see [`Entry::account`]).
+    running_bytes: AtomicUsize,
+    /// How many tasks have a running weight.
+    running_tasks: AtomicUsize,
 }
 
 #[derive(Debug, Default)]
 struct Index {
     map: HashMap<String, Arc<Entry>, BuildHasherDefault<IdHasher>>,
     order: VecDeque<(Timestamp, String)>,
+    owners: HashMap<Owner, Usage>,
+}
+
+/// One owner's share of the store: its tasks, oldest first, and their
+/// weight (kept by the tasks, like the store's).
+#[derive(Debug, Default)]
+struct Usage {
+    order: VecDeque<String>,
+    bytes: Arc<AtomicUsize>,
+}
+
+impl Index {
+    /// Takes task `id` out of the index (its queues and its owner's
+    /// share) and its weight out of the counts; the caller evicts it.
+    fn remove(&mut self, id: &str) -> Option<Arc<Entry>> {
+        let entry = self.map.remove(id)?;
+        if let Some(at) = self.order.iter().position(|(_, o)| o == id) {
+            self.order.remove(at);
+        }
+        if let Some(usage) = self.owners.get_mut(&entry.owner) {
+            if let Some(at) = usage.order.iter().position(|o| o == id) {
+                usage.order.remove(at);
+            }
+            if usage.order.is_empty() {
+                self.owners.remove(&entry.owner);
+            }
+        }
+        entry.release_weight();
+        Some(entry)
+    }
+
+    /// The oldest terminal task of `owner` (of anyone when `None`).
+    fn oldest_terminal(&self, owner: Option<&Owner>) -> Option<String> {
+        let terminal = |id: &String| self.map.get(id).is_some_and(|e| e.is_terminal());
+        match owner {
+            Some(owner) => self.owners.get(owner)?.order.iter().find(|id| terminal(id)),
+            None => self.order.iter().map(|(_, id)| id).find(|id| terminal(id)),
+        }
+        .cloned()
+    }
+
+    fn owner_tasks(&self, owner: &Owner) -> usize {
+        self.owners.get(owner).map_or(0, |u| u.order.len())
+    }
+
+    fn owner_bytes(&self, owner: &Owner) -> usize {
+        self.owners
+            .get(owner)
+            .map_or(0, |u| u.bytes.load(Ordering::Acquire))
+    }
 }
 
 /// The index's hasher: FNV-1a over the id's bytes, a fraction of SipHash's
@@ -114,22 +199,29 @@ impl Hasher for IdHasher {
 struct Entry {
     id: String,
     owner: Owner,
-    created: Timestamp,
     state: Mutex<EntryState>,
     signal: Arc<Signal>,
-    /// What the task was last weighed at, counted in the store's bytes.
+    /// What the task was last weighed at, counted in the store's bytes
+    /// and its owner's.
     weight: AtomicUsize,
-    store_bytes: Arc<AtomicUsize>,
+    /// Its running weight, counted in the store's running bytes.
+    running: AtomicUsize,
+    counters: Arc<Counters>,
+    owner_bytes: Arc<AtomicUsize>,
     /// Readable without the entry's lock (the index reads it under its
     /// own lock, which never waits for an entry's).
     terminal: AtomicBool,
     max_history: usize,
+    max_running_bytes: usize,
 }
 
 #[derive(Debug)]
 struct EntryState {
     task: Task,
     version: u64,
+    /// What the task gained (artifacts, status messages) since it was
+    /// last weighed.
+    growth: usize,
     log: EventLog,
     push: Vec<TaskPushNotificationConfig>,
     evicted: bool,
@@ -141,6 +233,8 @@ struct EventLog {
     next: u64,
     events: VecDeque<StreamResponse>,
     cap: usize,
+    /// What the events kept weigh.
+    bytes: usize,
 }
 
 impl EventLog {
@@ -152,6 +246,7 @@ impl EventLog {
     /// the buffer: 344 bytes an event, for every finished task).
     fn free(&mut self) {
         self.events = VecDeque::new();
+        self.bytes = 0;
     }
 
     /// Numbers the next event, keeping it when given (`None`: nobody can
@@ -160,8 +255,11 @@ impl EventLog {
         match event {
             Some(event) => {
                 if self.events.len() >= self.cap {
-                    self.events.pop_front();
+                    if let Some(old) = self.events.pop_front() {
+                        self.bytes = self.bytes.saturating_sub(weight::event(&old));
+                    }
                 }
+                self.bytes += weight::event(&event);
                 self.events.push_back(event);
             }
             None => self.free(),
@@ -177,7 +275,7 @@ impl InMemoryTaskStore {
             shared: Arc::new(Shared {
                 index: Mutex::default(),
                 limits,
-                bytes: Arc::default(),
+                counters: Arc::default(),
             }),
         }
     }
@@ -200,7 +298,19 @@ impl InMemoryTaskStore {
     /// What the stored tasks weigh, in estimated bytes (at most about
     /// `max_store_bytes` after the next create or sweep).
     pub fn weight(&self) -> usize {
-        self.shared.bytes.load(Ordering::Acquire)
+        self.shared.counters.bytes.load(Ordering::Acquire)
+    }
+
+    /// What running work holds, in estimated bytes: what unfinished tasks
+    /// gained since they were last weighed and the events logs keep
+    /// (against `max_running_bytes`).
+    pub fn running_weight(&self) -> usize {
+        self.shared.counters.running_bytes.load(Ordering::Acquire)
+    }
+
+    /// How many tasks `owner` holds now.
+    pub fn owned_by(&self, owner: &Owner) -> usize {
+        self.index().owner_tasks(owner)
     }
 
     /// How many events the log of task `id` holds now.
@@ -241,91 +351,160 @@ impl InMemoryTaskStore {
             .ok_or(StoreError::NotFound)
     }
 
-    /// Takes out of the index, for the caller to evict, the expired tasks,
-    /// the oldest beyond the count bound, then, oldest first, terminal
-    /// tasks (or, when none is terminal, any but the newest) while the
-    /// weight is over the byte budget.
-    fn over_bounds(&self, index: &mut Index, now: Timestamp) -> Vec<Arc<Entry>> {
-        let limits = &self.shared.limits;
-        let ttl = i64::try_from(limits.task_ttl.as_millis()).unwrap_or(i64::MAX);
+    /// Takes out of the index, for the caller to evict, the tasks created
+    /// longer ago than the time to live.
+    fn expired(&self, index: &mut Index, now: Timestamp) -> Vec<Arc<Entry>> {
+        let ttl = i64::try_from(self.shared.limits.task_ttl.as_millis()).unwrap_or(i64::MAX);
         let mut evicted = Vec::new();
-        while let Some((created, _)) = index.order.front() {
+        while let Some((created, id)) = index.order.front() {
             let age = now.unix_millis().saturating_sub(created.unix_millis());
-            if age <= ttl && index.map.len() <= limits.max_tasks.max(1) {
+            if age <= ttl {
                 break;
             }
-            if let Some((_, id)) = index.order.pop_front() {
-                evicted.extend(index.map.remove(&id));
-            }
+            let id = id.clone();
+            evicted.extend(index.remove(&id));
         }
-        let mut weight = self
-            .weight()
-            .saturating_sub(evicted.iter().map(|e| e.weight()).sum());
-        while weight > limits.max_store_bytes && index.map.len() > 1 {
-            let terminal = index
-                .order
-                .iter()
-                .position(|(_, id)| index.map.get(id).is_some_and(|e| e.is_terminal()));
-            let Some((_, id)) = index.order.remove(terminal.unwrap_or(0)) else {
+        evicted
+    }
+
+    /// Takes out of the index, oldest first, terminal tasks while the
+    /// store or an owner weighs more than it may (tasks are weighed again
+    /// when they settle, after they were let in). Unfinished tasks stay:
+    /// their owners' next creates make room or are refused.
+    fn overweight(&self, index: &mut Index) -> Vec<Arc<Entry>> {
+        let limits = &self.shared.limits;
+        let mut evicted = Vec::new();
+        while self.weight() > limits.max_store_bytes {
+            let Some(id) = index.oldest_terminal(None) else {
                 break;
             };
-            if let Some(entry) = index.map.remove(&id) {
-                weight = weight.saturating_sub(entry.weight());
-                evicted.push(entry);
+            evicted.extend(index.remove(&id));
+        }
+        let heavy: Vec<Owner> = index
+            .owners
+            .iter()
+            .filter(|(_, u)| u.bytes.load(Ordering::Acquire) > limits.max_bytes_per_owner)
+            .map(|(owner, _)| owner.clone())
+            .collect();
+        for owner in heavy {
+            while index.owner_bytes(&owner) > limits.max_bytes_per_owner {
+                let Some(id) = index.oldest_terminal(Some(&owner)) else {
+                    break;
+                };
+                evicted.extend(index.remove(&id));
             }
         }
         evicted
     }
 
-    fn create_now(&self, owner: &Owner, task: Task) -> Result<(), StoreError> {
+    /// Makes room for a task of `owner` weighing `weight`, taking out what
+    /// goes into `evicted`: first within the owner's quota (only its own
+    /// terminal tasks go), then within the store's bounds (anyone's
+    /// terminal task, else the owner's own oldest). Another owner's
+    /// unfinished task never goes.
+    fn make_room(
+        &self,
+        index: &mut Index,
+        owner: &Owner,
+        weight: usize,
+        evicted: &mut Vec<Arc<Entry>>,
+    ) -> Result<(), StoreError> {
         let limits = &self.shared.limits;
-        let created = task.status.timestamp.unwrap_or(Timestamp::UNIX_EPOCH);
-        let entry = Arc::new(Entry {
-            id: task.id.clone(),
-            owner: owner.clone(),
-            created,
-            state: Mutex::new(EntryState {
-                task,
-                version: 1,
-                log: EventLog {
-                    next: 0,
-                    events: VecDeque::new(),
-                    cap: limits.max_events_per_task.max(1),
-                },
-                push: Vec::new(),
-                evicted: false,
-            }),
-            signal: Signal::new(),
-            weight: AtomicUsize::new(0),
-            store_bytes: Arc::clone(&self.shared.bytes),
-            terminal: AtomicBool::new(false),
-            max_history: limits.max_history,
-        });
+        while index.owner_tasks(owner) >= limits.max_tasks_per_owner.max(1)
+            || index.owner_bytes(owner) + weight > limits.max_bytes_per_owner
         {
-            let mut state = entry.lock();
-            state.task.limit_history(Some(entry.max_history));
-            entry
-                .terminal
-                .store(state.task.is_terminal(), Ordering::Release);
-            entry.reweigh(&state);
-        }
-        let evicted = {
-            let mut index = self.index();
-            if index.map.contains_key(&entry.id) {
-                drop(index);
-                entry.evict();
-                return Err(StoreError::AlreadyExists);
+            match index.oldest_terminal(Some(owner)) {
+                Some(id) => evicted.extend(index.remove(&id)),
+                // A first task heavier than the quota is let in alone.
+                None if index.owner_tasks(owner) == 0 => break,
+                None => {
+                    return Err(StoreError::Quota(format!(
+                        "the caller's {} unfinished tasks fill its quota ({} tasks, {} bytes)",
+                        index.owner_tasks(owner),
+                        limits.max_tasks_per_owner,
+                        limits.max_bytes_per_owner
+                    )))
+                }
             }
-            index.order.push_back((entry.created, entry.id.clone()));
-            index.map.insert(entry.id.clone(), entry);
-            self.over_bounds(&mut index, created)
+        }
+        while index.map.len() >= limits.max_tasks.max(1)
+            || self.weight() + weight > limits.max_store_bytes
+        {
+            let oldest_own = || index.owners.get(owner)?.order.front().cloned();
+            match index.oldest_terminal(None).or_else(oldest_own) {
+                Some(id) => evicted.extend(index.remove(&id)),
+                None if index.map.is_empty() => break,
+                None => {
+                    return Err(StoreError::Busy(format!(
+                        "the store is full of other callers' unfinished tasks ({} tasks)",
+                        index.map.len()
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn create_now(&self, owner: &Owner, mut task: Task) -> Result<(), StoreError> {
+        let limits = &self.shared.limits;
+        let counters = &self.shared.counters;
+        let created = task.status.timestamp.unwrap_or(Timestamp::UNIX_EPOCH);
+        task.limit_history(Some(limits.max_history));
+        let weight = weight::task(&task);
+        let mut index = self.index();
+        let mut evicted = self.expired(&mut index, created);
+        let running = counters.running_bytes.load(Ordering::Acquire);
+        let made = if index.map.contains_key(&task.id) {
+            Err(StoreError::AlreadyExists)
+        } else if running >= limits.max_running_bytes {
+            Err(StoreError::Busy(format!(
+                "running work holds {running} bytes, its budget is {}",
+                limits.max_running_bytes
+            )))
+        } else {
+            self.make_room(&mut index, owner, weight, &mut evicted)
         };
+        if made.is_ok() {
+            let usage = index.owners.entry(owner.clone()).or_default();
+            usage.order.push_back(task.id.clone());
+            let owner_bytes = Arc::clone(&usage.bytes);
+            owner_bytes.fetch_add(weight, Ordering::AcqRel);
+            counters.bytes.fetch_add(weight, Ordering::AcqRel);
+            let entry = Arc::new(Entry {
+                id: task.id.clone(),
+                owner: owner.clone(),
+                terminal: AtomicBool::new(task.is_terminal()),
+                state: Mutex::new(EntryState {
+                    task,
+                    version: 1,
+                    growth: 0,
+                    log: EventLog {
+                        next: 0,
+                        events: VecDeque::new(),
+                        cap: limits.max_events_per_task.max(1),
+                        bytes: 0,
+                    },
+                    push: Vec::new(),
+                    evicted: false,
+                }),
+                signal: Signal::new(),
+                weight: AtomicUsize::new(weight),
+                running: AtomicUsize::new(0),
+                counters: Arc::clone(counters),
+                owner_bytes,
+                max_history: limits.max_history,
+                max_running_bytes: limits.max_running_bytes,
+            });
+            index.order.push_back((created, entry.id.clone()));
+            index.map.insert(entry.id.clone(), entry);
+        }
+        drop(index);
         // Outside the index's lock: an entry's lock is never taken while
         // holding the index's.
         for entry in evicted {
             entry.evict();
         }
-        Ok(())
+        made
     }
 
     fn list_now(&self, owner: &Owner, query: &TaskQuery) -> TaskPage {
@@ -378,10 +557,6 @@ impl Entry {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn weight(&self) -> usize {
-        self.weight.load(Ordering::Acquire)
-    }
-
     fn is_terminal(&self) -> bool {
         self.terminal.load(Ordering::Acquire)
     }
@@ -396,20 +571,75 @@ impl Entry {
         )
     }
 
-    /// Weighs the task again and counts the difference in the store.
-    /// Called when it is created, takes a message and settles, not on
-    /// every event: the weight is a budget, not a running account.
-    fn reweigh(&self, state: &EntryState) {
+    /// Weighs the task again and counts the difference in the store and
+    /// its owner; what it gained since is no longer running weight.
+    /// Called when it takes a message and settles, not on every event
+    /// (a walk of the whole task): between those, [`account`](Self::account)
+    /// estimates what it gains.
+    fn reweigh(&self, state: &mut EntryState) {
         if state.evicted {
             return;
         }
         let now = weight::task(&state.task);
         let before = self.weight.swap(now, Ordering::AcqRel);
-        if now >= before {
-            self.store_bytes.fetch_add(now - before, Ordering::AcqRel);
-        } else {
-            self.store_bytes.fetch_sub(before - now, Ordering::AcqRel);
+        let counters = [&self.counters.bytes, &*self.owner_bytes];
+        for counter in counters {
+            if now >= before {
+                counter.fetch_add(now - before, Ordering::AcqRel);
+            } else {
+                counter.fetch_sub(before - now, Ordering::AcqRel);
+            }
         }
+        state.growth = 0;
+    }
+
+    /// Takes the task's weight out of the store's and its owner's (when it
+    /// leaves the index; a later `reweigh` before `evict` is undone there).
+    fn release_weight(&self) {
+        let weight = self.weight.swap(0, Ordering::AcqRel);
+        self.counters.bytes.fetch_sub(weight, Ordering::AcqRel);
+        self.owner_bytes.fetch_sub(weight, Ordering::AcqRel);
+    }
+
+    /// Counts the task's running weight (what it gained since it was
+    /// weighed, and what its log keeps) in the store's running bytes.
+    fn account(&self, state: &EntryState) {
+        let now = if state.evicted {
+            0
+        } else {
+            state.growth + state.log.bytes
+        };
+        let before = self.running.swap(now, Ordering::AcqRel);
+        let counters = &self.counters;
+        if now >= before {
+            counters
+                .running_bytes
+                .fetch_add(now - before, Ordering::AcqRel);
+        } else {
+            counters
+                .running_bytes
+                .fetch_sub(before - now, Ordering::AcqRel);
+        }
+        match (before, now) {
+            (0, 1..) => counters.running_tasks.fetch_add(1, Ordering::AcqRel),
+            (1.., 0) => counters.running_tasks.fetch_sub(1, Ordering::AcqRel),
+            _ => 0,
+        };
+    }
+
+    /// Whether an event gaining `gain` running bytes is over the budget:
+    /// only once the budget is spent (the event that spends it passes, as
+    /// creates are refused from then on), and then only for a task holding
+    /// more than its share of it, so that one task's flood never stops
+    /// another's work.
+    fn over_budget(&self, gain: usize) -> bool {
+        let counters = &self.counters;
+        if counters.running_bytes.load(Ordering::Acquire) < self.max_running_bytes {
+            return false;
+        }
+        let mine = self.running.load(Ordering::Acquire);
+        let holders = counters.running_tasks.load(Ordering::Acquire) + usize::from(mine == 0);
+        mine + gain > self.max_running_bytes / holders.max(1)
     }
 
     fn check_version(state: &EntryState, expected: Option<u64>) -> Result<(), StoreError> {
@@ -447,7 +677,20 @@ impl Entry {
             StreamResponse::ArtifactUpdate(_) if current.is_terminal() => {
                 return Err(StoreError::Refused { state: current })
             }
-            StreamResponse::ArtifactUpdate(_) => false,
+            // Only artifacts are held back: a status, however late, ends
+            // or moves the work, and is small.
+            StreamResponse::ArtifactUpdate(_) => {
+                let gain = 2 * weight::event(&event);
+                if self.over_budget(gain) {
+                    return Err(StoreError::Busy(format!(
+                        "task {} holds {} bytes of running work, over its share of the {}-byte budget",
+                        self.id,
+                        self.running.load(Ordering::Acquire),
+                        self.max_running_bytes
+                    )));
+                }
+                false
+            }
             StreamResponse::Task(_) | StreamResponse::Message(_) => {
                 return Err(StoreError::Refused { state: current })
             }
@@ -464,6 +707,7 @@ impl Entry {
         #[cfg(feature = "draft-1-1")]
         a2a_types::draft_1_1::stamp(&state.task, &mut event);
         let watched = self.signal.watchers() > 0;
+        state.growth += weight::event(&event);
         if watched || !settles {
             let _ = apply(&mut state.task, event.clone());
             state.log.push(Some(event));
@@ -476,8 +720,9 @@ impl Entry {
         let after = state.task.status.state;
         if after.is_terminal() || after.is_interrupted() {
             self.terminal.store(after.is_terminal(), Ordering::Release);
-            self.reweigh(&state);
+            self.reweigh(&mut state);
         }
+        self.account(&state);
         let appended = Appended {
             version: state.version,
             position: state.log.next - 1,
@@ -500,7 +745,8 @@ impl Entry {
         message.context_id.clone_from(&state.task.context_id);
         record_message(&mut state.task, message, self.max_history);
         state.version += 1;
-        self.reweigh(&state);
+        self.reweigh(&mut state);
+        self.account(&state);
         let version = state.version;
         drop(state);
         self.signal.notify();
@@ -538,13 +784,12 @@ impl Entry {
     /// `NotFound`.
     fn evict(&self) {
         let mut state = self.lock();
-        if !state.evicted {
-            let weight = self.weight.swap(0, Ordering::AcqRel);
-            self.store_bytes.fetch_sub(weight, Ordering::AcqRel);
-        }
         state.evicted = true;
+        self.release_weight();
         state.log.free();
         state.push.clear();
+        state.growth = 0;
+        self.account(&state);
         drop(state);
         self.signal.close();
     }
@@ -570,6 +815,7 @@ impl Drop for MemoryWatch {
         // events for resubscriptions.
         if self.entry.signal.watchers() <= 1 && state.task.is_terminal() {
             state.log.free();
+            self.entry.account(&state);
         }
     }
 }
@@ -709,7 +955,12 @@ impl TaskStore for InMemoryTaskStore {
     }
 
     fn sweep(&self, now: Timestamp) -> usize {
-        let evicted = self.over_bounds(&mut self.index(), now);
+        let evicted = {
+            let mut index = self.index();
+            let mut evicted = self.expired(&mut index, now);
+            evicted.extend(self.overweight(&mut index));
+            evicted
+        };
         let n = evicted.len();
         for entry in evicted {
             entry.evict();

@@ -38,6 +38,18 @@
 //!   not change.
 //! - **Watches.** A [`TaskWatch`] taken before a change reports it; a
 //!   watch of a task that is removed reports [`Change::Closed`].
+//! - **Eviction** (a store that declares a bound of `max_tasks`): at the
+//!   bound a create evicts the oldest task, so that a store of the
+//!   creator's tasks alone evicts them oldest first; the evicted task's
+//!   watches report [`Change::Closed`].
+//! - **Owners apart** (a store that declares a per-owner quota): one
+//!   owner holds at most its quota of tasks; eviction never removes a
+//!   non-terminal task of one owner to make room for another's (only
+//!   terminal tasks, or the creator's own); and when an owner's quota is
+//!   full of its own unfinished tasks, that owner's create is refused
+//!   ([`StoreError::Quota`]), not someone else's. A store that evicts
+//!   nothing (a durable one without a bound) keeps this rule trivially
+//!   and declares no quota.
 
 mod memory;
 pub(crate) mod weight;
@@ -78,8 +90,17 @@ pub enum StoreError {
         /// The task's state when the event arrived.
         state: TaskState,
     },
-    /// A bound of the store (push configs per task, an owner's quota).
+    /// A bound of the store on what a caller asked to add (push configs
+    /// per task).
     Full(String),
+    /// The caller's quota is full of its own unfinished tasks: nothing of
+    /// another owner's was evicted to make room. Answered
+    /// `RateLimitedError` with a retry delay.
+    Quota(String),
+    /// The store cannot take more work now: its running-work budget is
+    /// spent, or its bounds are full of other owners' unfinished tasks.
+    /// Answered `RateLimitedError` with a retry delay.
+    Busy(String),
     /// The backend failed (a lost connection, a broken row).
     Backend(String),
 }
@@ -102,6 +123,8 @@ impl fmt::Display for StoreError {
                 )
             }
             StoreError::Full(why) => write!(f, "store bound reached: {why}"),
+            StoreError::Quota(why) => write!(f, "quota reached: {why}"),
+            StoreError::Busy(why) => write!(f, "the store is busy: {why}"),
             StoreError::Backend(why) => write!(f, "task store failed: {why}"),
         }
     }

@@ -9,7 +9,7 @@
 
 use std::mem::size_of;
 
-use a2a_types::{Artifact, Message, Part, PartContent, Struct, Task};
+use a2a_types::{Artifact, Message, Part, PartContent, StreamResponse, Struct, Task};
 use serde_json::Value;
 
 /// What the allocator holds for an allocation of `len` bytes: nothing for
@@ -46,6 +46,31 @@ pub(crate) fn task(task: &Task) -> usize {
         + heap(task.artifacts.len() * size_of::<Artifact>())
         + task.artifacts.iter().map(artifact).sum::<usize>()
         + task.metadata.as_ref().map_or(0, structure)
+}
+
+/// The weight of an event as a log keeps it, and about what applying it
+/// adds to its task.
+pub(crate) fn event(e: &StreamResponse) -> usize {
+    size_of::<StreamResponse>()
+        + match e {
+            StreamResponse::ArtifactUpdate(u) => {
+                text(&u.task_id)
+                    + text(&u.context_id)
+                    + artifact(&u.artifact)
+                    + u.metadata.as_ref().map_or(0, structure)
+            }
+            StreamResponse::StatusUpdate(u) => {
+                text(&u.task_id)
+                    + text(&u.context_id)
+                    + u.status
+                        .message
+                        .as_ref()
+                        .map_or(0, |m| size_of::<Message>() + message(m))
+                    + u.metadata.as_ref().map_or(0, structure)
+            }
+            StreamResponse::Task(t) => task(t),
+            StreamResponse::Message(m) => message(m),
+        }
 }
 
 /// What `m` holds on the heap.
