@@ -432,12 +432,19 @@ fn static_response<B>(
 /// Connections are held within [`ServeOptions::limits`]: at most
 /// [`HostLimits::max_connections`], lowered at start to what the
 /// open-file limit holds (after raising the soft limit to the hard one;
-/// [`HostLimits::fit_to_fd_limit`], told to [`ServeOptions::notice`]) (a new one beyond it closes the
-/// connection idle longest, or is closed itself when all are busy), each
-/// closed after [`HostLimits::idle_timeout`] without a request in flight
-/// or [`HostLimits::header_read_timeout`] into a request head it does not
-/// finish; a request body that stalls or crawls is answered 408, one that
-/// would pass the in-flight byte budget 503, both with the binding's error
+/// [`HostLimits::fit_to_fd_limit`], told to [`ServeOptions::notice`]),
+/// and [`HostLimits::max_connections_per_peer`] from one IP address (a
+/// new one beyond either closes the connection idle longest, else the one
+/// whose streams have been quiet longest, or is closed itself when every
+/// connection waits for an answer), each closed after
+/// [`HostLimits::idle_timeout`] without a request in flight or
+/// [`HostLimits::header_read_timeout`] into a request head it does not
+/// finish; a response whose client takes nothing for
+/// [`HostLimits::write_timeout`] is cut (its HTTP/2 stream reset, its
+/// HTTP/1.1 connection closed); a peer's request beyond
+/// [`HostLimits::max_requests_per_peer`] is answered 503; a request body
+/// that stalls or crawls is answered 408, one that would pass the in-flight
+/// byte budget or its peer's share of it 503, all with the binding's error
 /// body. What was refused or closed is counted in
 /// [`ServeOptions::stats`]. A gRPC call over HTTP/1.x is refused with 505
 /// (gRPC needs HTTP/2's trailers). A gRPC call's `grpc-timeout` is enforced: past
