@@ -34,12 +34,16 @@
 //!
 //! | limit | default | set with |
 //! | --- | --- | --- |
-//! | connections at once (the idle longest closed for a newcomer) | 1024 | [`HostLimits::max_connections`] |
+//! | connections at once (for a newcomer: the idle longest closed, else the stream quiet longest) | 1024 | [`HostLimits::max_connections`] |
+//! | connections at once from one IP address (the same order, among its own) | 256 | [`HostLimits::max_connections_per_peer`] |
+//! | requests in flight from one IP address, streams included (503) | 512 | [`HostLimits::max_requests_per_peer`] |
+//! | time a response may wait for its client to read (HTTP/2 stream reset, HTTP/1.1 connection closed) | 30 s | [`HostLimits::write_timeout`] |
 //! | time to send a request head (HTTP/1.1) | 10 s | [`HostLimits::header_read_timeout`] |
 //! | time without a request in flight | 60 s | [`HostLimits::idle_timeout`] |
-//! | time without a request body byte (408) | 10 s | [`HostLimits::body_stall_timeout`] |
-//! | slowest average request body after that (408) | 4 KiB/s | [`HostLimits::min_body_rate`] |
+//! | time without a request body byte (408); the rate's window | 10 s | [`HostLimits::body_stall_timeout`] |
+//! | slowest request body in every window (408) | 4 KiB/s | [`HostLimits::min_body_rate`] |
 //! | bytes of request bodies arriving at once (503) | 128 MiB | [`HostLimits::max_body_bytes_in_flight`] |
+//! | of those, from one IP address (503) | 32 MiB | [`HostLimits::max_body_bytes_per_peer`] |
 //! | wait after a failed accept | 5 ms doubling to 1 s | (fixed) |
 //! | shutdown drain | 5 s | [`ServeOptions::drain_timeout`] |
 //!

@@ -1,11 +1,21 @@
 //! A request body under the host's limits: it must keep arriving (no
-//! stall longer than [`HostLimits::body_stall_timeout`], an average of at
-//! least [`HostLimits::min_body_rate`] after that grace), and the bytes
-//! held by every body still arriving stay within
-//! [`HostLimits::max_body_bytes_in_flight`]. A body past a limit fails
+//! stall longer than [`HostLimits::body_stall_timeout`], and at least
+//! [`HostLimits::min_body_rate`] measured over a sliding window of that
+//! length), and the bytes held by every body still arriving stay within
+//! [`HostLimits::max_body_bytes_in_flight`], those of one peer's within
+//! [`HostLimits::max_body_bytes_per_peer`]. A body past a limit fails
 //! with a [`BodyFailure`] naming 408 or 503 (the latter with
 //! [`HostLimits::budget_retry_after`]), which the transport's tower
-//! service answers with the binding's error body.
+//! service answers with the binding's error body. A request refused before
+//! its body is read (its peer has too many in flight) fails the same way
+//! at its first read ([`LimitedBody::refuse`]).
+//!
+//! The rate's window: the first begins with the body, and each must bring
+//! `min_body_rate` × window bytes before it ends; once it has, the next
+//! begins. Bytes sent early earn no credit for later windows, so a body
+//! that sends nearly all of itself at once and then a byte now and then
+//! is cut one window after the burst, not after the hours an average from
+//! the start would allow.
 //!
 //! The budget counts what the tower service keeps: the body up to the
 //! server's `max_body_size`. What arrives after that is read only to be
@@ -25,6 +35,7 @@ use http::StatusCode;
 use http_body::{Body, Frame, SizeHint};
 use tokio::time::{Instant, Sleep};
 
+use crate::connection::Peer;
 use crate::limits::{Count, HostLimits, ServeStats};
 
 /// The bytes of request bodies held while they arrive, shared by every
@@ -36,12 +47,17 @@ pub(crate) struct BodyBudget(AtomicUsize);
 pub(crate) struct LimitedBody<B> {
     inner: B,
     budget: Arc<BodyBudget>,
+    peer: Arc<Peer>,
     stats: Arc<ServeStats>,
     max_in_flight: usize,
+    max_per_peer: usize,
     retry_after: Duration,
     stall: Duration,
     min_rate: u64,
     started: Instant,
+    /// When the current rate window began, and the bytes it has brought.
+    window_at: Instant,
+    window_bytes: u64,
     /// Bytes of this body counted in the budget.
     held: usize,
     /// Past this many bytes counted, frames are not counted: the consumer
@@ -55,6 +71,8 @@ pub(crate) struct LimitedBody<B> {
     /// is ready whenever it is polled (most are, and every empty one) costs
     /// no timer.
     timer: Option<Pin<Box<Sleep>>>,
+    /// The failure the first read answers ([`LimitedBody::refuse`]).
+    refused: Option<BodyFailure>,
     failed: bool,
 }
 
@@ -66,37 +84,56 @@ impl<B> LimitedBody<B> {
         limits: &HostLimits,
         max_held: usize,
         budget: Arc<BodyBudget>,
+        peer: Arc<Peer>,
         stats: Arc<ServeStats>,
     ) -> LimitedBody<B> {
         let started = Instant::now();
         LimitedBody {
             inner,
             budget,
+            peer,
             stats,
             max_in_flight: limits.max_body_bytes_in_flight,
+            max_per_peer: limits.max_body_bytes_per_peer,
             retry_after: limits.budget_retry_after,
             stall: limits.body_stall_timeout,
             min_rate: limits.min_body_rate,
             started,
+            window_at: started,
+            window_bytes: 0,
             held: 0,
             max_held,
             received: 0,
             deadline: started + limits.body_stall_timeout,
             timer: None,
+            refused: None,
             failed: false,
         }
     }
 
-    /// When the body fails if nothing more arrives: a stall timeout after
-    /// `now`, or the time by which `held` bytes were due at the minimum
-    /// rate (after the grace), whichever comes first.
-    fn deadline(&self, now: Instant) -> Instant {
-        let stalled = now + self.stall;
+    /// This body answering `failure` at its first read, before any byte
+    /// is taken.
+    pub(crate) fn refuse(mut self, failure: BodyFailure) -> LimitedBody<B> {
+        self.refused = Some(failure);
+        self
+    }
+
+    /// Counts `len` bytes arrived at `now` and says when the body fails if
+    /// nothing more arrives: a stall timeout after `now` without a minimum
+    /// rate, else the end of the current window (see the module
+    /// documentation), which is never later than a stall timeout after the
+    /// last byte.
+    fn arrived(&mut self, len: usize, now: Instant) -> Instant {
         if self.min_rate == 0 {
-            return stalled;
+            return now + self.stall;
         }
-        let due = Duration::from_secs_f64(self.received as f64 / self.min_rate as f64);
-        stalled.min(self.started + self.stall + due)
+        let quota = (self.min_rate as f64 * self.stall.as_secs_f64()).ceil() as u64;
+        self.window_bytes = self.window_bytes.saturating_add(len as u64);
+        if self.window_bytes >= quota.max(1) {
+            self.window_at = now;
+            self.window_bytes = 0;
+        }
+        self.window_at + self.stall
     }
 
     fn fail(&mut self, count: Count, status: StatusCode, message: String) -> BodyFailure {
@@ -122,6 +159,10 @@ where
         if this.failed {
             return Poll::Ready(None);
         }
+        if let Some(failure) = this.refused.take() {
+            this.failed = true;
+            return Poll::Ready(Some(Err(failure)));
+        }
         match Pin::new(&mut this.inner).poll_frame(cx) {
             Poll::Ready(Some(Ok(frame))) => {
                 if let Some(data) = frame.data_ref() {
@@ -130,6 +171,21 @@ where
                     let counted = if this.held <= this.max_held { len } else { 0 };
                     this.held += counted;
                     let total = this.budget.0.fetch_add(counted, Ordering::AcqRel) + counted;
+                    let of_peer =
+                        this.peer.body_bytes.fetch_add(counted, Ordering::AcqRel) + counted;
+                    if counted > 0 && of_peer > this.max_per_peer && total <= this.max_in_flight {
+                        let (max, retry_after) = (this.max_per_peer, this.retry_after);
+                        let failure = this.fail(
+                            Count::BodyOverBudget,
+                            StatusCode::SERVICE_UNAVAILABLE,
+                            format!(
+                                "the server holds at most {max} bytes of request bodies \
+                                 from one client while they arrive, and this client's \
+                                 share is spent; retry later"
+                            ),
+                        );
+                        return Poll::Ready(Some(Err(failure.with_retry_after(retry_after))));
+                    }
                     if counted > 0 && total > this.max_in_flight {
                         let (max, retry_after) = (this.max_in_flight, this.retry_after);
                         let failure = this.fail(
@@ -144,7 +200,7 @@ where
                         // or time out): a retry soon finds room.
                         return Poll::Ready(Some(Err(failure.with_retry_after(retry_after))));
                     }
-                    this.deadline = this.deadline(Instant::now());
+                    this.deadline = this.arrived(len, Instant::now());
                     if let Some(timer) = &mut this.timer {
                         timer.as_mut().reset(this.deadline);
                     }
@@ -173,8 +229,8 @@ where
                         StatusCode::REQUEST_TIMEOUT,
                         format!(
                             "the request body stopped arriving: {held} bytes in {:.1} s; \
-                             the server waits {:.1} s for a byte and then asks for at \
-                             least {rate} bytes per second",
+                             the server waits {:.1} s for a byte and asks for at \
+                             least {rate} bytes per second over every such window",
                             elapsed.as_secs_f64(),
                             stall.as_secs_f64()
                         ),
@@ -197,6 +253,7 @@ where
 impl<B> Drop for LimitedBody<B> {
     fn drop(&mut self) {
         self.budget.0.fetch_sub(self.held, Ordering::AcqRel);
+        self.peer.body_bytes.fetch_sub(self.held, Ordering::AcqRel);
     }
 }
 
@@ -234,6 +291,7 @@ mod tests {
             &limits,
             usize::MAX,
             Arc::clone(budget),
+            Arc::default(),
             Arc::new(ServeStats::default()),
         )
     }
@@ -263,10 +321,21 @@ mod tests {
         );
     }
 
-    /// Ten bytes every `every`, forever.
+    /// `burst` bytes at once, then ten bytes every `every`, forever.
     struct Dribble {
+        burst: usize,
         every: Duration,
         next: Pin<Box<Sleep>>,
+    }
+
+    impl Dribble {
+        fn new(burst: usize, every: Duration) -> Dribble {
+            Dribble {
+                burst,
+                every,
+                next: Box::pin(tokio::time::sleep(every)),
+            }
+        }
     }
 
     impl Body for Dribble {
@@ -276,6 +345,10 @@ mod tests {
             mut self: Pin<&mut Self>,
             cx: &mut Context<'_>,
         ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+            if self.burst > 0 {
+                let burst = std::mem::take(&mut self.burst);
+                return Poll::Ready(Some(Ok(Frame::data(Bytes::from(vec![b' '; burst])))));
+            }
             match self.next.as_mut().poll(cx) {
                 Poll::Ready(()) => {
                     let at = Instant::now() + self.every;
@@ -287,38 +360,100 @@ mod tests {
         }
     }
 
-    #[tokio::test(start_paused = true)]
-    async fn the_minimum_rate_applies_after_the_grace() {
-        // Ten bytes every 5 s never stall for 10 s, but at 2 bytes/s they
-        // fall behind 100 bytes/s: 20 bytes are due 10.2 s after the start
-        // (10 s of grace, 0.2 s at the rate).
-        let limits = HostLimits::default()
-            .with_body_stall_timeout(Duration::from_secs(10))
-            .with_min_body_rate(100);
-        let every = Duration::from_secs(5);
-        let dribble = Dribble {
-            every,
-            next: Box::pin(tokio::time::sleep(every)),
-        };
+    /// The 408 of `dribble` under `limits`: when it came (from the
+    /// start) and how many frames arrived before it.
+    async fn cut(dribble: Dribble, limits: HostLimits) -> (Duration, usize) {
         let started = Instant::now();
         let mut body = LimitedBody::new(
             dribble,
             &limits,
             usize::MAX,
             Arc::new(BodyBudget::default()),
+            Arc::default(),
             Arc::new(ServeStats::default()),
         );
         let mut frames = 0;
-        let failure = loop {
+        loop {
             match poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
                 Some(Ok(_)) => frames += 1,
-                Some(Err(e)) => break e,
+                Some(Err(e)) => {
+                    assert_eq!(e.status(), StatusCode::REQUEST_TIMEOUT);
+                    return (started.elapsed(), frames);
+                }
                 None => panic!("the body does not end"),
             }
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_minimum_rate_holds_in_every_window() {
+        // Ten bytes every 5 s never stall for 10 s, but a 10 s window at
+        // 100 bytes/s asks for 1000 bytes: cut when the first window ends.
+        let limits = HostLimits::default()
+            .with_body_stall_timeout(Duration::from_secs(10))
+            .with_min_body_rate(100);
+        let every = Duration::from_secs(5);
+        assert_eq!(
+            cut(Dribble::new(0, every), limits).await,
+            (Duration::from_secs(10), 2)
+        );
+        // A burst meets the first window's quota and starts the next: the
+        // trickle after it earns no credit from it (an average from the
+        // start would allow 10 + 100,000 / 100 = 1010 s).
+        assert_eq!(
+            cut(Dribble::new(100_000, every), limits).await,
+            (Duration::from_secs(10), 3)
+        );
+        // A body that keeps the pace is never cut.
+        let steady = Dribble::new(0, Duration::from_millis(50));
+        let ran = tokio::time::timeout(Duration::from_secs(60), cut(steady, limits)).await;
+        assert!(ran.is_err(), "200 bytes/s in every window");
+    }
+
+    #[tokio::test]
+    async fn a_peer_past_its_share_gets_503_while_others_are_served() {
+        let limits = HostLimits::default()
+            .with_max_body_bytes_in_flight(100)
+            .with_max_body_bytes_per_peer(10);
+        let budget = Arc::new(BodyBudget::default());
+        let (greedy, other): (Arc<Peer>, Arc<Peer>) = (Arc::default(), Arc::default());
+        let body = |frames: &[&'static str], peer: &Arc<Peer>| {
+            LimitedBody::new(
+                Script(frames.iter().copied().collect()),
+                &limits,
+                usize::MAX,
+                Arc::clone(&budget),
+                Arc::clone(peer),
+                Arc::new(ServeStats::default()),
+            )
         };
-        assert_eq!(failure.status(), StatusCode::REQUEST_TIMEOUT);
-        assert_eq!(frames, 2);
-        assert_eq!(started.elapsed(), Duration::from_millis(10_200));
+        let mut first = body(&["12345678"], &greedy);
+        assert!(next(&mut first).await.unwrap().is_ok());
+        let mut second = body(&["abcd"], &greedy);
+        let failure = next(&mut second).await.unwrap().unwrap_err();
+        assert_eq!(failure.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert!(failure.to_string().contains("share"), "{failure}");
+        assert_eq!(failure.retry_after(), Some(Duration::from_secs(1)));
+        let mut third = body(&["abcdefgh"], &other);
+        assert!(
+            next(&mut third).await.unwrap().is_ok(),
+            "another peer's own share"
+        );
+        drop((second, first));
+        assert_eq!(greedy.body_bytes.load(Ordering::Acquire), 0);
+    }
+
+    #[tokio::test]
+    async fn a_refused_request_fails_at_its_first_read() {
+        let budget = Arc::new(BodyBudget::default());
+        let mut body = limited(&["abc"], HostLimits::default(), &budget).refuse(BodyFailure::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too many",
+        ));
+        let failure = next(&mut body).await.unwrap().unwrap_err();
+        assert_eq!(failure.to_string(), "too many");
+        assert!(next(&mut body).await.is_none());
+        assert_eq!(budget.0.load(Ordering::Acquire), 0);
     }
 
     #[tokio::test]
@@ -348,6 +483,7 @@ mod tests {
             &limits,
             4,
             Arc::clone(&budget),
+            Arc::default(),
             Arc::new(ServeStats::default()),
         );
         for _ in 0..4 {

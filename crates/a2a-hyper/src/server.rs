@@ -26,18 +26,18 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use a2a_transport::server::{Linger, PeerAddr, RateLimit, RateLimiter, TowerService};
+use a2a_transport::server::{BodyFailure, Linger, PeerAddr, RateLimit, RateLimiter, TowerService};
 use a2a_transport::{client::Timer, A2aServer, A2aService, BoxFuture, ServerConfig};
 use http::{Method, Request, StatusCode, Version};
 use hyper::body::Incoming;
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::TokioIo;
 use hyper_util::server::conn::auto;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tower_service::Service as _;
 
-use crate::connection::{self, Phase, Registry, TrackedBody};
+use crate::connection::{self, Phase, Registry, StreamExecutor, TrackedBody};
 use crate::deadline::{grpc_deadline, within_grpc_deadline};
 use crate::limits::{Count, HostLimits, ServeStats};
 use crate::request_body::{BodyBudget, LimitedBody};
@@ -432,12 +432,19 @@ fn static_response<B>(
 /// Connections are held within [`ServeOptions::limits`]: at most
 /// [`HostLimits::max_connections`], lowered at start to what the
 /// open-file limit holds (after raising the soft limit to the hard one;
-/// [`HostLimits::fit_to_fd_limit`], told to [`ServeOptions::notice`]) (a new one beyond it closes the
-/// connection idle longest, or is closed itself when all are busy), each
-/// closed after [`HostLimits::idle_timeout`] without a request in flight
-/// or [`HostLimits::header_read_timeout`] into a request head it does not
-/// finish; a request body that stalls or crawls is answered 408, one that
-/// would pass the in-flight byte budget 503, both with the binding's error
+/// [`HostLimits::fit_to_fd_limit`], told to [`ServeOptions::notice`]),
+/// and [`HostLimits::max_connections_per_peer`] from one IP address (a
+/// new one beyond either closes the connection idle longest, else the one
+/// whose streams have been quiet longest, or is closed itself when every
+/// connection waits for an answer), each closed after
+/// [`HostLimits::idle_timeout`] without a request in flight or
+/// [`HostLimits::header_read_timeout`] into a request head it does not
+/// finish; a response whose client takes nothing for
+/// [`HostLimits::write_timeout`] is cut (its HTTP/2 stream reset, its
+/// HTTP/1.1 connection closed); a peer's request beyond
+/// [`HostLimits::max_requests_per_peer`] is answered 503; a request body
+/// that stalls or crawls is answered 408, one that would pass the in-flight
+/// byte budget or its peer's share of it 503, all with the binding's error
 /// body. What was refused or closed is counted in
 /// [`ServeOptions::stats`]. A gRPC call over HTTP/1.x is refused with 505
 /// (gRPC needs HTTP/2's trailers). A gRPC call's `grpc-timeout` is enforced: past
@@ -476,7 +483,8 @@ pub async fn serve<S>(
 {
     let limits = fit_fd_limit(options.limits, options.notice.as_ref());
     options.stats().set_max_connections(limits.max_connections);
-    let mut builder = auto::Builder::new(TokioExecutor::new());
+    // HTTP/2 streams run in tasks a stuck response can be cut from alone.
+    let mut builder = auto::Builder::new(StreamExecutor);
     builder
         .http1()
         .timer(hyper_util::rt::TokioTimer::new())
@@ -502,7 +510,7 @@ pub async fn serve<S>(
             () = &mut shutdown => break,
         };
         accept_errors.succeeded();
-        let Some(conn) = registry.admit(limits.max_connections, &stats) else {
+        let Some(conn) = registry.admit(peer.ip(), &limits, &stats) else {
             drop(stream);
             continue;
         };
@@ -521,14 +529,22 @@ pub async fn serve<S>(
             let in_flight = tracked.begin();
             let (mut tower, log) = (tower.clone(), log.clone());
             let found = static_response(&statics, &request);
+            let over = in_flight.peer_requests() > limits.max_requests_per_peer;
             let request = request.map(|body| {
-                LimitedBody::new(
+                let body = LimitedBody::new(
                     body,
                     &limits,
                     max_held,
                     Arc::clone(&budget),
+                    Arc::clone(tracked.peer()),
                     Arc::clone(&stats_for_body),
-                )
+                );
+                match over {
+                    false => body,
+                    // Answered with the binding's error when the service
+                    // reads the body, before the agent sees the request.
+                    true => body.refuse(too_many_requests(&limits, &stats_for_body)),
+                }
             });
             let http1_grpc =
                 grpc_served && request.version() < Version::HTTP_2 && is_grpc(&request);
@@ -577,7 +593,7 @@ pub async fn serve<S>(
             |c| c.graceful_shutdown(),
             conn,
             Arc::clone(&registry),
-            limits.idle_timeout,
+            limits,
             watch_phase.clone(),
             options.stats(),
         ));
@@ -592,6 +608,22 @@ pub async fn serve<S>(
         // Each connection's task stops at once; give them a moment to go.
         let _ = tokio::time::timeout(Duration::from_millis(100), registry.drained()).await;
     }
+}
+
+/// The failure of a request beyond [`HostLimits::max_requests_per_peer`]:
+/// 503 with the budget's `Retry-After`, as for a spent body budget (the
+/// server is busy for this client; its other requests end in time).
+fn too_many_requests(limits: &HostLimits, stats: &ServeStats) -> BodyFailure {
+    stats.add(Count::RequestRefused);
+    BodyFailure::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!(
+            "this client has {} requests in flight, the most the server holds for one \
+             address; retry when one has ended",
+            limits.max_requests_per_peer
+        ),
+    )
+    .with_retry_after(limits.budget_retry_after)
 }
 
 /// Whether a request is a gRPC call, as the server tells (a `content-type`

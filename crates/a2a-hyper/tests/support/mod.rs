@@ -19,7 +19,8 @@ use futures_core::Stream;
 use tokio::net::TcpListener;
 
 /// Completes every message at once (a message `slow` after 3 s); streams
-/// WORKING, then COMPLETED after a quiet 150 ms.
+/// WORKING, then COMPLETED after a quiet 150 ms (a message `flood`: 8 KiB
+/// events without end, as fast as they are taken).
 pub(crate) struct Agent;
 
 impl A2aService for Agent {
@@ -39,8 +40,26 @@ impl A2aService for Agent {
     fn send_streaming_message<'a>(
         &'a self,
         _: &'a CallContext,
-        _: SendMessageRequest,
+        request: SendMessageRequest,
     ) -> BoxFuture<'a, Result<EventStream, A2aError>> {
+        if request.message.text_content().as_deref() == Some("flood") {
+            struct Flood;
+            impl Stream for Flood {
+                type Item = Result<StreamResponse, A2aError>;
+                fn poll_next(
+                    self: Pin<&mut Self>,
+                    _: &mut Context<'_>,
+                ) -> Poll<Option<Self::Item>> {
+                    let id = "f".repeat(8192);
+                    Poll::Ready(Some(Ok(StreamResponse::Task(Task::new(
+                        id,
+                        "c-1",
+                        TaskState::Working,
+                    )))))
+                }
+            }
+            return Box::pin(async { Ok(Box::pin(Flood) as EventStream) });
+        }
         struct Slow(u8, Pin<Box<tokio::time::Sleep>>);
         impl Stream for Slow {
             type Item = Result<StreamResponse, A2aError>;
