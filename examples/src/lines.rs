@@ -212,6 +212,12 @@ async fn answer<S: A2aService>(
         Ok(Answer::EmptyStream) => {
             let _ = out.send(stream_end(&id)).await;
         }
+        // `Answer` is non-exhaustive: an answer of a later release this
+        // transport cannot carry is an error, not a silent drop.
+        Ok(other) => {
+            let err = A2aError::internal(format!("this transport cannot carry {other:?}"));
+            let _ = out.send(encode_error(&id, &err)).await;
+        }
         Err(err) => {
             let _ = out.send(encode_error(&id, &err)).await;
         }

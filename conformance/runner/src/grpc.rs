@@ -142,6 +142,9 @@ impl<S: A2aService + 'static> GrpcWire for ServerGrpc<S> {
                         }
                         Chunk::Data(bytes) => data.extend_from_slice(&bytes),
                         Chunk::Trailers(t) => trailers = Some(t),
+                        other => {
+                            return Err(format!("a body chunk the runner cannot read: {other:?}"))
+                        }
                     }
                 }
                 Ok(GrpcReply {

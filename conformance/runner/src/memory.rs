@@ -51,8 +51,9 @@ pub fn response_body(response: http::Response<Body>) -> http::Response<ResponseB
     let body = match body {
         Body::Full(bytes) => ResponseBody::full(bytes),
         Body::Stream(frames) => ResponseBody::new(Frames(frames)),
-        // The data, then the trailers (the gRPC status).
-        trailed @ Body::Trailed(_) => ResponseBody::with_trailers(WithTrailers(trailed)),
+        // The data, then the trailers (the gRPC status); any other body is
+        // read the same way, chunk by chunk.
+        other => ResponseBody::with_trailers(WithTrailers(other)),
     };
     http::Response::from_parts(parts, body)
 }
@@ -76,11 +77,12 @@ impl Stream for WithTrailers {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         Pin::new(&mut self.0).poll_chunk(cx).map(|chunk| {
-            chunk.map(|c| {
-                Ok(match c {
-                    Chunk::Data(bytes) => BodyChunk::Data(bytes),
-                    Chunk::Trailers(trailers) => BodyChunk::Trailers(trailers),
-                })
+            chunk.map(|c| match c {
+                Chunk::Data(bytes) => Ok(BodyChunk::Data(bytes)),
+                Chunk::Trailers(trailers) => Ok(BodyChunk::Trailers(trailers)),
+                other => Err(HttpError::Connection(format!(
+                    "a body chunk the runner cannot read: {other:?}"
+                ))),
             })
         })
     }

@@ -526,6 +526,8 @@ impl Delivery<'_> {
                     return Some(failed(last))
                 }
                 NextStep::GiveUp(reason) => return Some(failed(reason.to_string())),
+                // A step this kit does not know yet: stop rather than guess.
+                other => return Some(failed(format!("{other:?}"))),
             }
         }
     }

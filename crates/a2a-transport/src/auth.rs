@@ -89,6 +89,7 @@ impl<'a> AuthRequest<'a> {
 
 /// What authentication concluded about a request (spec 7.4).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AuthOutcome {
     /// Valid credentials: the call is made as this principal.
     Authenticated(Principal),

@@ -44,6 +44,7 @@ pub type FrameStream = Pin<Box<dyn Stream<Item = Bytes> + Send + 'static>>;
 /// `Bytes` to forward, followed by its [`trailers`](Body::trailers), or
 /// read chunk by chunk, trailers included, with
 /// [`poll_chunk`](Body::poll_chunk).
+#[non_exhaustive]
 pub enum Body {
     /// The complete body (possibly empty).
     Full(Bytes),
@@ -57,6 +58,7 @@ pub enum Body {
 
 /// One piece of a [`Trailed`] body: data, or the trailers that end it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Chunk {
     /// Bytes of the body.
     Data(Bytes),

@@ -180,6 +180,7 @@ impl CredentialProvider for StaticCredential {
 
 /// Where an API key goes (spec 4.5.2 `location` and `name`).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ApiKeyLocation {
     /// A header of that name.
     Header(HeaderName),

@@ -51,6 +51,7 @@ pub struct ResponseBody {
 /// One piece of a [`ResponseBody`] built with
 /// [`ResponseBody::with_trailers`]: data, or the trailers that end it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum BodyChunk {
     /// Bytes of the body.
     Data(Bytes),

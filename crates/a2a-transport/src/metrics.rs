@@ -113,6 +113,7 @@ impl CallLabels {
 /// How a call ended: answered, or with an error of a kind of the error
 /// table (spec 5.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Outcome {
     /// Answered (a stream: its first event, or its end, came).
     Ok,
@@ -152,6 +153,7 @@ pub struct CallRecord {
 
 /// How one push notification ended (spec 4.3.3), after every attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum PushOutcome {
     /// The webhook answered 2xx.
     Delivered,

@@ -105,6 +105,7 @@ impl<'a> CallHead<'a> {
 
 /// What the pipeline answered, ready for a binding to encode.
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum Answer {
     /// The result of a unary operation (never a streaming operation's
     /// [`Reply`] variant).

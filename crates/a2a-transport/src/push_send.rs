@@ -184,6 +184,7 @@ impl Default for RetrySchedule {
 
 /// What an attempt came to, as [`RetrySchedule::next`] reads it.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub enum AttemptResult<'a> {
     /// The webhook answered with this status.
     Status(StatusCode),
@@ -195,6 +196,7 @@ pub enum AttemptResult<'a> {
 
 /// What to do after an attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NextStep {
     /// The webhook acknowledged the notification (2xx).
     Delivered,

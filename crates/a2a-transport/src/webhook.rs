@@ -319,6 +319,7 @@ pub fn check_socket_addr(addr: SocketAddr, allow: &Allowlist) -> Result<(), Ssrf
 
 /// The host of a webhook URL.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum WebhookHost<'u> {
     /// A numeric host, decoded from whichever form it was written in.
     Ip(IpAddr),

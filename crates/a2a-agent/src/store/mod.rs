@@ -213,6 +213,7 @@ pub struct Appended {
 /// What a reader finds at a position of the log.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)] // one per read, never stored
+#[non_exhaustive]
 pub enum LogRead {
     /// The event at that position.
     Event(StreamResponse),
@@ -265,6 +266,7 @@ pub struct TaskPage {
 
 /// What a watch reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Change {
     /// The task changed (one or more events, or its history) since the
     /// last report.

@@ -72,6 +72,7 @@ fn read(response: http::Response<Body>) -> GrpcAnswer {
         match Pin::new(&mut body).poll_chunk(&mut cx) {
             Poll::Ready(Some(Chunk::Data(bytes))) => data.extend_from_slice(&bytes),
             Poll::Ready(Some(Chunk::Trailers(t))) => trailers = Some(t),
+            Poll::Ready(Some(other)) => panic!("an unknown chunk: {other:?}"),
             Poll::Ready(None) => break,
             Poll::Pending => continue,
         }

@@ -200,7 +200,7 @@ pub(crate) fn data(body: Body) -> Vec<u8> {
         .into_iter()
         .filter_map(|c| match c {
             Chunk::Data(d) => Some(d),
-            Chunk::Trailers(_) => None,
+            _ => None,
         })
         .flat_map(|d| d.to_vec())
         .collect()
@@ -235,11 +235,12 @@ impl Stream for Wire {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         Pin::new(&mut self.0).poll_chunk(cx).map(|chunk| {
-            chunk.map(|c| {
-                Ok(match c {
-                    Chunk::Data(d) => BodyChunk::Data(d),
-                    Chunk::Trailers(t) => BodyChunk::Trailers(t),
-                })
+            chunk.map(|c| match c {
+                Chunk::Data(d) => Ok(BodyChunk::Data(d)),
+                Chunk::Trailers(t) => Ok(BodyChunk::Trailers(t)),
+                other => Err(HttpError::Connection(format!(
+                    "unknown body chunk {other:?}"
+                ))),
             })
         })
     }
