@@ -249,6 +249,7 @@ macro_rules! delegate_to_handler {
             item: $item:ty,
             default: $default:ident,
             fields: { $($json:literal => $field:ident),* $(,)? },
+            v0_3: [$($v03:literal)?],
         }
     )*) => {
         impl A2aService for ReferenceAgent {$(

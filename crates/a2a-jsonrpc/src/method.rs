@@ -35,6 +35,7 @@ macro_rules! method_table {
             item: $item:ty,
             default: $default:ident,
             fields: { $($json:literal => $field:ident),* $(,)? },
+            v0_3: [$($v03:literal)?],
         }
     )*) => {
         /// Marker types, one per A2A method, implementing [`Method`].
@@ -55,6 +56,11 @@ macro_rules! method_table {
 
         /// The v1.0 method names (spec 5.3): the proto RPC names.
         const V1_ENTRIES: &[(&str, Operation)] = &[$((stringify!($name), Operation::$name)),*];
+
+        /// The A2A 0.3 method names (0.3 spec 3.5.6, 7), the table's `v0_3`
+        /// column. 0.3 has no `tasks/list`, so `ListTasks` is not here and
+        /// its name is `MethodNotFoundError`.
+        const V0_3_ENTRIES: &[(&str, Operation)] = &[$($(($v03, Operation::$name),)?)*];
 
         /// Test support: a generated request for `op`, drawn from `g`.
         #[cfg(feature = "testing")]
@@ -168,36 +174,6 @@ where
 }
 
 a2a_types::operation_table!(method_table);
-
-/// The A2A 0.3 method names (0.3 spec 3.5.6, 7). 0.3 has no `tasks/list`,
-/// so `ListTasks` is not here and its name is `MethodNotFoundError`.
-const V0_3_ENTRIES: &[(&str, Operation)] = &[
-    ("message/send", Operation::SendMessage),
-    ("message/stream", Operation::SendStreamingMessage),
-    ("tasks/get", Operation::GetTask),
-    ("tasks/cancel", Operation::CancelTask),
-    ("tasks/resubscribe", Operation::SubscribeToTask),
-    (
-        "tasks/pushNotificationConfig/set",
-        Operation::CreateTaskPushNotificationConfig,
-    ),
-    (
-        "tasks/pushNotificationConfig/get",
-        Operation::GetTaskPushNotificationConfig,
-    ),
-    (
-        "tasks/pushNotificationConfig/list",
-        Operation::ListTaskPushNotificationConfigs,
-    ),
-    (
-        "tasks/pushNotificationConfig/delete",
-        Operation::DeleteTaskPushNotificationConfig,
-    ),
-    (
-        "agent/getAuthenticatedExtendedCard",
-        Operation::GetExtendedAgentCard,
-    ),
-];
 
 /// The JSON form of params and results a [`MethodTable`] speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -60,6 +60,7 @@ macro_rules! reply_table {
             item: $item:ty,
             default: $default:ident,
             fields: { $($json:literal => $field:ident),* $(,)? },
+            v0_3: [$($v03:literal)?],
         }
     )*) => {
         /// Decodes the response to a request of the unary operation `op`

@@ -278,6 +278,7 @@ macro_rules! grpc_codec {
             item: $item:ty,
             default: $default:ident,
             fields: { $($json:literal => $field:ident),* $(,)? },
+            v0_3: [$($v03:literal)?],
         }
     )*) => {
         /// The request message of `op` from its protobuf bytes (at most

@@ -317,6 +317,7 @@ macro_rules! grpc_client_codec {
             item: $item:ty,
             default: $default:ident,
             fields: { $($json:literal => $field:ident),* $(,)? },
+            v0_3: [$($v03:literal)?],
         }
     )*) => {
         /// The protobuf bytes of a request message.

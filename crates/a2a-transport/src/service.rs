@@ -257,6 +257,7 @@ macro_rules! service_methods {
             item: $item:ty,
             default: $default:ident,
             fields: { $($json:literal => $field:ident),* $(,)? },
+            v0_3: [$($v03:literal)?],
         }
     )*) => {$(
         #[doc = concat!("`", stringify!($name), "` (spec ", $section, ").")]
@@ -390,6 +391,7 @@ macro_rules! forwarding {
             item: $item:ty,
             default: $default:ident,
             fields: { $($json:literal => $field:ident),* $(,)? },
+            v0_3: [$($v03:literal)?],
         }
     )*) => {
         impl<F: Forward + ?Sized> A2aService for F {

@@ -30,6 +30,7 @@ use crate::{A2aError, FieldViolation, StreamResponse, Validate};
 ///     item: JsonRpcResultType,      // a JSON-RPC result (each event, for streams)
 ///     default: unsupported | cancel | subscribe | push | card, // the answer of an agent that lacks it
 ///     fields: { "protoJsonName" => rust_field, ... }, // string fields a binding may set from the path
+///     v0_3: ["method/name"],        // its A2A 0.3 JSON-RPC method; [] when 0.3 has none
 /// }
 /// ```
 ///
@@ -48,6 +49,7 @@ macro_rules! operation_table {
                 item: $crate::SendMessageResponse,
                 default: unsupported,
                 fields: { "tenant" => tenant },
+                v0_3: ["message/send"],
             }
             SendStreamingMessage {
                 method: send_streaming_message, section: "3.1.2", answer: stream,
@@ -57,6 +59,7 @@ macro_rules! operation_table {
                 item: $crate::StreamResponse,
                 default: unsupported,
                 fields: { "tenant" => tenant },
+                v0_3: ["message/stream"],
             }
             GetTask {
                 method: get_task, section: "3.1.3", answer: unary,
@@ -66,6 +69,7 @@ macro_rules! operation_table {
                 item: $crate::Task,
                 default: unsupported,
                 fields: { "tenant" => tenant, "id" => id },
+                v0_3: ["tasks/get"],
             }
             ListTasks {
                 method: list_tasks, section: "3.1.4", answer: unary,
@@ -75,6 +79,7 @@ macro_rules! operation_table {
                 item: $crate::ListTasksResponse,
                 default: unsupported,
                 fields: { "tenant" => tenant },
+                v0_3: [],
             }
             CancelTask {
                 method: cancel_task, section: "3.1.5", answer: unary,
@@ -84,6 +89,7 @@ macro_rules! operation_table {
                 item: $crate::Task,
                 default: cancel,
                 fields: { "tenant" => tenant, "id" => id },
+                v0_3: ["tasks/cancel"],
             }
             SubscribeToTask {
                 method: subscribe_to_task, section: "3.1.6", answer: stream,
@@ -93,6 +99,7 @@ macro_rules! operation_table {
                 item: $crate::StreamResponse,
                 default: subscribe,
                 fields: { "tenant" => tenant, "id" => id },
+                v0_3: ["tasks/resubscribe"],
             }
             CreateTaskPushNotificationConfig {
                 method: create_task_push_notification_config, section: "3.1.7", answer: unary,
@@ -102,6 +109,7 @@ macro_rules! operation_table {
                 item: $crate::TaskPushNotificationConfig,
                 default: push,
                 fields: { "tenant" => tenant, "taskId" => task_id },
+                v0_3: ["tasks/pushNotificationConfig/set"],
             }
             GetTaskPushNotificationConfig {
                 method: get_task_push_notification_config, section: "3.1.8", answer: unary,
@@ -111,6 +119,7 @@ macro_rules! operation_table {
                 item: $crate::TaskPushNotificationConfig,
                 default: push,
                 fields: { "tenant" => tenant, "taskId" => task_id, "id" => id },
+                v0_3: ["tasks/pushNotificationConfig/get"],
             }
             ListTaskPushNotificationConfigs {
                 method: list_task_push_notification_configs, section: "3.1.9", answer: unary,
@@ -120,6 +129,7 @@ macro_rules! operation_table {
                 item: $crate::ListTaskPushNotificationConfigsResponse,
                 default: push,
                 fields: { "tenant" => tenant, "taskId" => task_id },
+                v0_3: ["tasks/pushNotificationConfig/list"],
             }
             DeleteTaskPushNotificationConfig {
                 method: delete_task_push_notification_config, section: "3.1.10", answer: unary,
@@ -129,6 +139,7 @@ macro_rules! operation_table {
                 item: $crate::Empty,
                 default: push,
                 fields: { "tenant" => tenant, "taskId" => task_id, "id" => id },
+                v0_3: ["tasks/pushNotificationConfig/delete"],
             }
             GetExtendedAgentCard {
                 method: get_extended_agent_card, section: "3.1.11", answer: unary,
@@ -138,6 +149,7 @@ macro_rules! operation_table {
                 item: $crate::AgentCard,
                 default: card,
                 fields: { "tenant" => tenant },
+                v0_3: ["agent/getAuthenticatedExtendedCard"],
             }
         }
     };
@@ -267,6 +279,7 @@ macro_rules! generate_operations {
             item: $item:ty,
             default: $default:ident,
             fields: { $($json:literal => $field:ident),* $(,)? },
+            v0_3: [$($v03:literal)?],
         }
     )*) => {
         /// One operation of spec 3.1. Its [`name`](Operation::name) is the
