@@ -11,6 +11,7 @@ use a2a_types::{A2aError, A2aRequest, EventStream, Reply, StreamResponse};
 use futures_core::Stream;
 
 use crate::binding::Binding;
+use crate::metrics::binding_label;
 use crate::pipeline::Answer;
 use crate::trace::{Attribute, AttributeKey, Span, SpanName, TraceContext, Tracer, RPC_SERVICE};
 use crate::version::ProtocolVersion;
@@ -67,8 +68,8 @@ struct Decoded {
 /// request and the version, ended with the answer; a streaming answer
 /// gets a [`SpanName::Stream`] child that lives as long as its events.
 pub(crate) struct CallSpan {
-    span: Option<Box<dyn Span>>,
-    tracer: Option<Arc<dyn Tracer>>,
+    /// The span, and the tracer that made it (for a stream's child).
+    span: Option<(Box<dyn Span>, Arc<dyn Tracer>)>,
     binding: Option<Binding>,
     /// The caller's context, kept for the handler when no span is made.
     caller: Option<TraceContext>,
@@ -88,19 +89,18 @@ impl CallSpan {
             let mut attributes = vec![
                 Attribute::str(AttributeKey::RpcSystem, rpc_system(binding)),
                 Attribute::str(AttributeKey::RpcService, RPC_SERVICE),
-                Attribute::str(
-                    AttributeKey::A2aBinding,
-                    binding.map_or(crate::metrics::CUSTOM_BINDING, Binding::as_str),
-                ),
+                Attribute::str(AttributeKey::A2aBinding, binding_label(binding)),
             ];
             if binding == Some(Binding::JsonRpc) {
                 attributes.push(Attribute::str(AttributeKey::RpcJsonrpcVersion, "2.0"));
             }
-            t.start(SpanName::Call, caller.as_ref(), &attributes)
+            (
+                t.start(SpanName::Call, caller.as_ref(), &attributes),
+                Arc::clone(t),
+            )
         });
         CallSpan {
             span,
-            tracer: tracer.cloned(),
             binding,
             caller,
             decoded: OnceLock::new(),
@@ -111,7 +111,7 @@ impl CallSpan {
     /// The context the handler sees: the call span's, else the caller's.
     pub(crate) fn context(&self) -> Option<TraceContext> {
         match &self.span {
-            Some(span) => span.context().or_else(|| self.caller.clone()),
+            Some((span, _)) => span.context().or_else(|| self.caller.clone()),
             None => self.caller.clone(),
         }
     }
@@ -148,7 +148,7 @@ impl CallSpan {
     /// Ends the span of a JSON-RPC batch of `elements` calls, each of
     /// which had a span of its own below it.
     pub(crate) fn end_batch(self, elements: usize) {
-        if let Some(mut span) = self.span {
+        if let Some((mut span, _)) = self.span {
             span.set_attribute(Attribute::int(
                 AttributeKey::A2aBatchSize,
                 i64::try_from(elements).unwrap_or(i64::MAX),
@@ -161,7 +161,7 @@ impl CallSpan {
     /// Ends the span with `answer`, which it returns (a stream's events
     /// then carried by the stream span).
     pub(crate) fn finish(self, answer: Result<Answer, A2aError>) -> Result<Answer, A2aError> {
-        let Some(mut span) = self.span else {
+        let Some((mut span, tracer)) = self.span else {
             return answer;
         };
         let decoded = self.decoded.get();
@@ -216,12 +216,10 @@ impl CallSpan {
         }
         let answer = match answer {
             Ok(Answer::Stream { first, rest, ids }) => {
-                let tracer = self.tracer.as_ref().expect("a span has a tracer");
                 let parent = span.context();
                 let mut attributes = vec![Attribute::str(
                     AttributeKey::A2aBinding,
-                    self.binding
-                        .map_or(crate::metrics::CUSTOM_BINDING, Binding::as_str),
+                    binding_label(self.binding),
                 )];
                 if let Some(d) = decoded {
                     attributes.push(Attribute::str(AttributeKey::RpcMethod, d.operation));

@@ -88,6 +88,12 @@ pub trait MonotonicClock: Send + Sync {
     fn now(&self) -> Duration;
 }
 
+/// The name of `binding` in labels and span attributes: its
+/// `protocolBinding`, or [`CUSTOM_BINDING`] for a custom transport.
+pub(crate) fn binding_label(binding: Option<Binding>) -> &'static str {
+    binding.map_or(CUSTOM_BINDING, Binding::as_str)
+}
+
 /// What a call is counted under: operation and binding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CallLabels {
@@ -106,7 +112,7 @@ impl CallLabels {
 
     /// The binding's label value.
     pub fn binding_label(&self) -> &'static str {
-        self.binding.map_or(CUSTOM_BINDING, Binding::as_str)
+        binding_label(self.binding)
     }
 }
 

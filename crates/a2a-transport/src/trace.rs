@@ -161,7 +161,10 @@ impl TraceContext {
     /// Writes `traceparent` and `tracestate` (when there is one) into
     /// `headers`, replacing what they had.
     pub fn write_to(&self, headers: &mut HeaderMap) {
-        headers.insert(TRACEPARENT, self.traceparent_value());
+        // Lower-case hex and dashes: always a valid header value.
+        if let Ok(value) = HeaderValue::try_from(self.traceparent()) {
+            headers.insert(TRACEPARENT, value);
+        }
         match &self.state {
             Some(state) => headers.insert(TRACESTATE, state.clone()),
             None => headers.remove(TRACESTATE),
@@ -178,10 +181,6 @@ impl TraceContext {
         out.push('-');
         push_hex(&mut out, &[self.flags]);
         out
-    }
-
-    fn traceparent_value(&self) -> HeaderValue {
-        HeaderValue::try_from(self.traceparent()).expect("lower-case hex and dashes")
     }
 
     /// The trace's id.
