@@ -86,6 +86,36 @@
 //! machine. A replica that comes back after its tasks were failed finds
 //! its further events refused, as after a cancel.
 //!
+//! # Bounds and quotas: who gets evicted
+//!
+//! The store is shared by every owner (tenant and principal), so its
+//! bounds follow the kit's rule (the contract's `eviction.owners-apart`,
+//! as the in-memory store keeps it): one owner's tasks never make another
+//! owner's unfinished task go. With [`PgOptions::max_tasks_per_owner`] a
+//! create by an owner at its quota first removes that owner's oldest
+//! finished tasks, and is refused with [`StoreError::Quota`] when the
+//! owner's unfinished tasks fill it. With [`PgOptions::max_tasks`] a
+//! create beyond the bound removes the oldest finished tasks of anyone,
+//! then the creating owner's own oldest tasks (whatever their state,
+//! never the one being created), and is refused with [`StoreError::Busy`]
+//! when other owners' unfinished tasks fill the store. Finished means a
+//! terminal state ([`TaskState::is_terminal`](a2a_types::TaskState::is_terminal)).
+//! A refused create changes nothing: the removals and the insert are one
+//! transaction. Every removal is notified like any other, so watches on
+//! every replica report `Closed`. [`TaskStore::sweep`] removes, beyond
+//! `max_tasks`, finished tasks only (and, past the TTL, any).
+//!
+//! Under concurrent creates (one replica's or several) the quota is exact:
+//! an owner's creates take a transaction-scoped advisory lock on the
+//! owner, so they count and insert one at a time; other owners' creates
+//! do not wait for it. The store-wide bound is approximate: it would need
+//! one lock for every create of the store, so creates committing at the
+//! same moment may each leave one task more than `max_tasks`, which the
+//! next create or sweep removes. Racing creates never remove another
+//! owner's unfinished task: they remove only rows they found finished (a
+//! finished task never changes again), and skip rows another transaction
+//! holds rather than wait for them.
+//!
 //! # What an operator protects
 //!
 //! Push configs are stored as the client gave them, credentials included
@@ -109,7 +139,7 @@ use a2a_types::{
 };
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{NoTls, Row};
+use tokio_postgres::NoTls;
 
 mod hub;
 mod listen;
@@ -136,12 +166,30 @@ pub struct PgOptions {
     /// How long after its creation a task is kept at most (default 7 days;
     /// `None`: forever). Applied by [`TaskStore::sweep`].
     pub task_ttl: Option<Duration>,
-    /// The most tasks kept (default `None`: no bound). When set, `create`
-    /// removes the oldest beyond it (in creation order, as the in-memory
-    /// store does), and so does `sweep`; each such check reads
-    /// `max_tasks` entries of an index, so keep it for modest bounds and
-    /// use the TTL for large stores.
+    /// The most tasks kept (default `None`: no bound). When set, a
+    /// `create` that goes beyond it removes, in creation order, the oldest
+    /// finished (terminal) tasks of any owner, then the creating owner's
+    /// own oldest tasks whatever their state (never the one being
+    /// created); when other owners' unfinished tasks fill the store, the
+    /// create is refused with [`StoreError::Busy`] and changes nothing. It
+    /// never removes another owner's unfinished task. `sweep` removes the
+    /// oldest finished tasks beyond it. Each check reads `max_tasks`
+    /// entries of an index, so keep it for modest bounds and use the TTL
+    /// for large stores. Under concurrent creates the bound is
+    /// approximate: creates committing at the same moment may each leave
+    /// one task more, which the next create or `sweep` removes. See
+    /// [the eviction policy](crate#bounds-and-quotas-who-gets-evicted).
     pub max_tasks: Option<usize>,
+    /// The most tasks one owner keeps (default `None`: no quota). When
+    /// set, a `create` by an owner that already holds this many removes
+    /// that owner's own oldest finished tasks to make room, and when the
+    /// owner's unfinished tasks fill the quota it is refused with
+    /// [`StoreError::Quota`] and changes nothing: one owner's flood never
+    /// removes another owner's tasks. Exact under concurrent creates (an
+    /// owner's creates serialize on an advisory lock). With
+    /// [`max_tasks`](Self::max_tasks), keep it below the bound, so that
+    /// one owner alone cannot fill the store.
+    pub max_tasks_per_owner: Option<usize>,
     /// The most messages of a task's history kept (default 100).
     pub max_history: usize,
     /// The most events of a task's log kept (default 256): older ones are
@@ -174,6 +222,7 @@ impl Default for PgOptions {
             worker_threads: 2,
             task_ttl: Some(Duration::from_secs(7 * 24 * 3600)),
             max_tasks: None,
+            max_tasks_per_owner: None,
             max_history: 100,
             max_events_per_task: 256,
             max_push_configs_per_task: 16,
@@ -195,6 +244,13 @@ impl PgOptions {
     /// These options with at most `max_tasks` tasks.
     pub fn with_max_tasks(mut self, max_tasks: Option<usize>) -> PgOptions {
         self.max_tasks = max_tasks;
+        self
+    }
+
+    /// These options with at most `quota` tasks per owner (`None`: no
+    /// quota).
+    pub fn with_max_tasks_per_owner(mut self, quota: Option<usize>) -> PgOptions {
+        self.max_tasks_per_owner = quota;
         self
     }
 
@@ -508,6 +564,38 @@ fn i64_of(n: u64) -> i64 {
 /// 8000-byte payload.
 const MAX_ID_BYTES: usize = 4096;
 
+/// The first key of the advisory locks an owner's creates take under a
+/// quota (any constant; this one is "a2aq" in ASCII); the second is a
+/// hash of the schema and the owner. A collision of two owners' hashes
+/// only makes their creates wait for each other.
+const OWNER_LOCK_CLASS: i32 = 0x6132_6171;
+
+/// A task's row: the store's lease is taken when `$11` (the holder) is
+/// not null.
+const INSERT_TASK: &str =
+    "INSERT INTO a2a_tasks (id, owner_key, tenant, principal, version, task, state,
+         status_s, status_ns, context_id, created_ms, lease_holder, lease_until_ms)
+     VALUES ($1, $2, $3, $4, 1, $5::text::json, $6, $7, $8, $9, $10, $11,
+         CASE WHEN $11::text IS NULL THEN NULL ELSE
+             (extract(epoch FROM clock_timestamp()) * 1000)::bigint + $12 END)
+     ON CONFLICT (id) DO NOTHING";
+
+/// The `state` column's values of the terminal states: the names
+/// `a2a_types` gives every [`TaskState`](a2a_types::TaskState) it
+/// defines, kept where [`is_terminal`](a2a_types::TaskState::is_terminal)
+/// says so. Only finished tasks are ever removed to make room for another
+/// owner's.
+fn terminal_states() -> &'static [&'static str] {
+    static TERMINAL: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    TERMINAL.get_or_init(|| {
+        a2a_types::TaskState::ALL
+            .iter()
+            .filter(|state| state.is_terminal())
+            .map(|state| state.as_str_name())
+            .collect()
+    })
+}
+
 impl Db {
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
         self.pool
@@ -596,90 +684,287 @@ impl Db {
             .timestamp
             .unwrap_or(Timestamp::UNIX_EPOCH)
             .unix_millis();
-        let client = self.client().await?;
-        let insert = client
-            .prepare_cached(
-                "INSERT INTO a2a_tasks (id, owner_key, tenant, principal, version, task, state,
-                     status_s, status_ns, context_id, created_ms, lease_holder, lease_until_ms)
-                 VALUES ($1, $2, $3, $4, 1, $5::text::json, $6, $7, $8, $9, $10, $11,
-                     CASE WHEN $11::text IS NULL THEN NULL ELSE
-                         (extract(epoch FROM clock_timestamp()) * 1000)::bigint + $12 END)
-                 ON CONFLICT (id) DO NOTHING",
-            )
+        let key = owner_key(&owner);
+        let holder = self.lease_holder(&task);
+        let lease = self.lease_millis();
+        let state = task.status.state.as_str_name();
+        let params: [&(dyn ToSql + Sync); 12] = [
+            &task.id,
+            &key,
+            &owner.tenant,
+            &owner.principal,
+            &json,
+            &state,
+            &s,
+            &ns,
+            &task.context_id,
+            &created,
+            &holder,
+            &lease,
+        ];
+        let mut client = self.client().await?;
+        if self.options.max_tasks.is_none() && self.options.max_tasks_per_owner.is_none() {
+            // Unbounded: the INSERT alone, no transaction.
+            let insert = client
+                .prepare_cached(INSERT_TASK)
+                .await
+                .map_err(|e| backend("create", e))?;
+            let inserted = client
+                .execute(&insert, &params)
+                .await
+                .map_err(|e| backend("create", e))?;
+            if inserted == 0 {
+                return Err(StoreError::AlreadyExists);
+            }
+            self.hub.known(&task.id);
+            return Ok(());
+        }
+        // Bounded: the room is made and the task inserted in one
+        // transaction, so a refused create (dropping `tx` rolls it back)
+        // removes nothing and stores nothing, and the removals are
+        // notified at commit.
+        let tx = client
+            .transaction()
             .await
             .map_err(|e| backend("create", e))?;
-        let inserted = client
-            .execute(
-                &insert,
-                &[
-                    &task.id,
-                    &owner_key(&owner),
-                    &owner.tenant,
-                    &owner.principal,
-                    &json,
-                    &task.status.state.as_str_name(),
-                    &s,
-                    &ns,
-                    &task.context_id,
-                    &created,
-                    &self.lease_holder(&task),
-                    &self.lease_millis(),
-                ],
-            )
+        let mut gone = Vec::new();
+        if let Some(quota) = self.options.max_tasks_per_owner {
+            self.owner_room(&tx, &key, &task.id, quota, &mut gone)
+                .await?;
+        }
+        let insert = tx
+            .prepare_cached(INSERT_TASK)
+            .await
+            .map_err(|e| backend("create", e))?;
+        let inserted = tx
+            .execute(&insert, &params)
             .await
             .map_err(|e| backend("create", e))?;
         if inserted == 0 {
             return Err(StoreError::AlreadyExists);
         }
+        if let Some(max) = self.options.max_tasks {
+            self.store_room(&tx, &key, &task.id, max, &mut gone).await?;
+        }
+        self.notify_removed(&tx, &gone).await?;
+        tx.commit().await.map_err(|e| backend("create", e))?;
         self.hub.known(&task.id);
-        self.evict_over_count(&client, "evicting").await?;
+        self.forget(&gone);
         Ok(())
     }
 
-    /// Tells every store that the tasks in `gone` (rows of ids) went, and
-    /// closes this store's watches of them.
-    /// Evicts, oldest first, the tasks beyond `max_tasks` (when set);
-    /// answers how many went. `what` names the caller in errors.
-    async fn evict_over_count(
+    /// Makes room for one more task of the owner `key` under its quota,
+    /// before `id` is inserted: while the owner holds `quota` tasks or
+    /// more, removes its own oldest finished ones; refuses with
+    /// [`StoreError::Quota`] when its unfinished ones fill the quota
+    /// (and with [`StoreError::AlreadyExists`] when `id` is taken, as a
+    /// create of a stored id is answered whatever the quota). Holds the
+    /// owner's advisory lock until `tx` ends, so the owner's creates
+    /// check the quota one at a time.
+    async fn owner_room(
         &self,
-        client: &deadpool_postgres::Client,
+        tx: &deadpool_postgres::Transaction<'_>,
+        key: &str,
+        id: &str,
+        quota: usize,
+        gone: &mut Vec<String>,
+    ) -> Result<(), StoreError> {
+        let quota = quota.max(1);
+        let lock_key = format!("{}/{key}", self.options.schema);
+        tx.execute(
+            "SELECT pg_advisory_xact_lock($1, hashtext($2))",
+            &[&OWNER_LOCK_CLASS, &lock_key],
+        )
+        .await
+        .map_err(|e| backend("the owner's quota", e))?;
+        let terminal = terminal_states();
+        loop {
+            let row = tx
+                .query_one(
+                    "SELECT count(*), count(*) FILTER (WHERE state <> ALL($2)),
+                         EXISTS (SELECT 1 FROM a2a_tasks WHERE id = $3)
+                     FROM a2a_tasks WHERE owner_key = $1",
+                    &[&key, &terminal, &id],
+                )
+                .await
+                .map_err(|e| backend("the owner's quota", e))?;
+            if row.get::<_, bool>(2) {
+                return Err(StoreError::AlreadyExists);
+            }
+            let held = u64_of(row.get(0));
+            let unfinished = u64_of(row.get(1));
+            if held < quota as u64 {
+                return Ok(());
+            }
+            // Exact: under the lock no task of the owner's appears, and a
+            // finished task never becomes unfinished again.
+            if unfinished >= quota as u64 {
+                return Err(StoreError::Quota(format!(
+                    "the caller's {unfinished} unfinished tasks fill its quota ({quota} tasks)"
+                )));
+            }
+            let need = held + 1 - quota as u64;
+            // Not SKIP LOCKED: a finished task locked a moment (a push
+            // config being put, a refused append) is waited for, not
+            // skipped for a refusal.
+            let removed: Vec<String> = tx
+                .query(
+                    "DELETE FROM a2a_tasks WHERE id IN (
+                         SELECT id FROM a2a_tasks WHERE owner_key = $1 AND state = ANY($2)
+                         ORDER BY seq LIMIT $3 FOR UPDATE)
+                     RETURNING id",
+                    &[&key, &terminal, &i64_of(need)],
+                )
+                .await
+                .map_err(|e| backend("the owner's quota", e))?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            let got = removed.len() as u64;
+            gone.extend(removed);
+            if got >= need {
+                return Ok(());
+            }
+            // Some of the finished ones went meanwhile (another owner's
+            // create evicting for the store-wide bound): the owner holds
+            // fewer now; count again.
+        }
+    }
+
+    /// Brings the store back to `max` tasks after `id` (of the owner
+    /// `key`) was inserted in `tx`: removes the oldest finished tasks of
+    /// any owner, then the owner's own oldest tasks whatever their state
+    /// (never `id`); refuses with [`StoreError::Busy`] when other owners'
+    /// unfinished tasks fill the store. Never removes another owner's
+    /// unfinished task.
+    async fn store_room(
+        &self,
+        tx: &deadpool_postgres::Transaction<'_>,
+        key: &str,
+        id: &str,
+        max: usize,
+        gone: &mut Vec<String>,
+    ) -> Result<(), StoreError> {
+        let max = max.max(1);
+        let mut excess = self.excess(tx, max, "evicting").await?;
+        for own in [false, true] {
+            if excess == 0 {
+                return Ok(());
+            }
+            let removed = if own {
+                self.delete_own_oldest(tx, key, id, excess).await?
+            } else {
+                self.delete_oldest_terminal(tx, Some(id), excess, "evicting")
+                    .await?
+            };
+            let got = removed.len() as u64;
+            gone.extend(removed);
+            if got >= excess {
+                return Ok(());
+            }
+            // Fewer than asked: another create may have made room
+            // meanwhile; count again.
+            excess = self.excess(tx, max, "evicting").await?;
+        }
+        if excess == 0 {
+            return Ok(());
+        }
+        Err(StoreError::Busy(format!(
+            "the store is full of other callers' unfinished tasks ({} tasks)",
+            (max as u64 + excess).saturating_sub(1)
+        )))
+    }
+
+    /// How many tasks the store holds beyond `max` (reading at most
+    /// `max` plus that many entries of the creation-order index).
+    async fn excess(
+        &self,
+        tx: &deadpool_postgres::Transaction<'_>,
+        max: usize,
         what: &str,
-    ) -> Result<usize, StoreError> {
-        let Some(max) = self.options.max_tasks else {
-            return Ok(0);
-        };
-        let gone = client
-            .query(
-                "DELETE FROM a2a_tasks WHERE seq <=
-                     (SELECT seq FROM a2a_tasks ORDER BY seq DESC OFFSET $1 LIMIT 1)
-                 RETURNING id",
-                &[&i64_of(max.max(1) as u64)],
+    ) -> Result<u64, StoreError> {
+        let row = tx
+            .query_one(
+                "SELECT count(*) FROM a2a_tasks WHERE seq <=
+                     (SELECT seq FROM a2a_tasks ORDER BY seq DESC OFFSET $1 LIMIT 1)",
+                &[&i64_of(max as u64)],
             )
             .await
             .map_err(|e| backend(what, e))?;
-        self.removed(client, gone).await
+        Ok(u64_of(row.get(0)))
     }
 
-    async fn removed(
+    /// Deletes up to `n` of the oldest finished tasks of any owner, except
+    /// `keep`; answers their ids. Rows another transaction holds (another
+    /// create evicting, a write) are skipped, not waited for.
+    async fn delete_oldest_terminal(
         &self,
-        client: &deadpool_postgres::Client,
-        gone: Vec<Row>,
-    ) -> Result<usize, StoreError> {
-        let ids: Vec<String> = gone.iter().map(|r| r.get(0)).collect();
-        if !ids.is_empty() {
-            let payloads: Vec<String> = ids.iter().map(|id| self.payload('x', 0, id)).collect();
-            client
-                .execute(
-                    "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p",
-                    &[&self.channel, &payloads],
-                )
-                .await
-                .map_err(|e| backend("notifying removals", e))?;
+        tx: &deadpool_postgres::Transaction<'_>,
+        keep: Option<&str>,
+        n: u64,
+        what: &str,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = tx
+            .query(
+                "DELETE FROM a2a_tasks WHERE id IN (
+                     SELECT id FROM a2a_tasks
+                     WHERE state = ANY($1) AND id IS DISTINCT FROM $2
+                     ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED)
+                 RETURNING id",
+                &[&terminal_states(), &keep, &i64_of(n)],
+            )
+            .await
+            .map_err(|e| backend(what, e))?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// Deletes up to `n` of the owner `key`'s oldest tasks, whatever their
+    /// state, except `keep`; answers their ids.
+    async fn delete_own_oldest(
+        &self,
+        tx: &deadpool_postgres::Transaction<'_>,
+        key: &str,
+        keep: &str,
+        n: u64,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = tx
+            .query(
+                "DELETE FROM a2a_tasks WHERE id IN (
+                     SELECT id FROM a2a_tasks WHERE owner_key = $1 AND id <> $2
+                     ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED)
+                 RETURNING id",
+                &[&key, &keep, &i64_of(n)],
+            )
+            .await
+            .map_err(|e| backend("evicting", e))?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// Tells every store, at `tx`'s commit, that the tasks `ids` went.
+    async fn notify_removed(
+        &self,
+        tx: &deadpool_postgres::Transaction<'_>,
+        ids: &[String],
+    ) -> Result<(), StoreError> {
+        if ids.is_empty() {
+            return Ok(());
         }
-        for id in &ids {
+        let payloads: Vec<String> = ids.iter().map(|id| self.payload('x', 0, id)).collect();
+        tx.execute(
+            "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p",
+            &[&self.channel, &payloads],
+        )
+        .await
+        .map_err(|e| backend("notifying removals", e))?;
+        Ok(())
+    }
+
+    /// Closes this store's watches of the tasks `ids`, once their removal
+    /// is committed.
+    fn forget(&self, ids: &[String]) {
+        for id in ids {
             self.hub.removed(id);
         }
-        Ok(ids.len())
     }
 
     async fn get(
@@ -1162,22 +1447,39 @@ impl Db {
     }
 
     async fn sweep(self: Arc<Self>, now: Timestamp) -> Result<usize, StoreError> {
-        let client = self.client().await?;
-        let mut gone = 0;
+        let mut client = self.client().await?;
+        let tx = client
+            .transaction()
+            .await
+            .map_err(|e| backend("sweep", e))?;
+        let mut gone: Vec<String> = Vec::new();
         if let Some(ttl) = self.options.task_ttl {
             let ttl = i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX);
             let oldest = now.unix_millis().saturating_sub(ttl);
-            let rows = client
+            let rows = tx
                 .query(
                     "DELETE FROM a2a_tasks WHERE created_ms < $1 RETURNING id",
                     &[&oldest],
                 )
                 .await
                 .map_err(|e| backend("sweep", e))?;
-            gone += self.removed(&client, rows).await?;
+            gone.extend(rows.iter().map(|r| r.get::<_, String>(0)));
         }
-        gone += self.evict_over_count(&client, "sweep").await?;
-        Ok(gone)
+        if let Some(max) = self.options.max_tasks {
+            // Finished tasks only: an unfinished one goes by its TTL, or
+            // to make room for its own owner's create.
+            let excess = self.excess(&tx, max.max(1), "sweep").await?;
+            if excess > 0 {
+                let removed = self
+                    .delete_oldest_terminal(&tx, None, excess, "sweep")
+                    .await?;
+                gone.extend(removed);
+            }
+        }
+        self.notify_removed(&tx, &gone).await?;
+        tx.commit().await.map_err(|e| backend("sweep", e))?;
+        self.forget(&gone);
+        Ok(gone.len())
     }
 }
 
@@ -1289,11 +1591,12 @@ impl TaskStore for PgTaskStore {
         self.run(move |db| db.delete_push_config(owner, task_id, id))
     }
 
-    /// Deletes, in SQL, the tasks created longer than
-    /// [`PgOptions::task_ttl`] before `now` and the oldest beyond
-    /// [`PgOptions::max_tasks`] (their events and push configs go with
-    /// them), and tells every store's watches. Blocks the calling thread
-    /// for those statements; answers 0 when the database fails.
+    /// Deletes, in SQL and one transaction, the tasks created longer than
+    /// [`PgOptions::task_ttl`] before `now` and the oldest finished tasks
+    /// beyond [`PgOptions::max_tasks`] (their events and push configs go
+    /// with them; unfinished tasks are never removed for the bound), and
+    /// tells every store's watches. Blocks the calling thread for those
+    /// statements; answers 0 when the database fails.
     fn sweep(&self, now: Timestamp) -> usize {
         let options = &self.inner.db.options;
         if options.task_ttl.is_none() && options.max_tasks.is_none() {
@@ -1301,5 +1604,38 @@ impl TaskStore for PgTaskStore {
         }
         let db = Arc::clone(&self.inner.db);
         self.block(db.sweep(now)).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use a2a_types::TaskState;
+
+    use super::terminal_states;
+
+    #[test]
+    fn the_terminal_names_are_those_of_the_terminal_states_and_only_those() {
+        let names = terminal_states();
+        for state in TaskState::ALL {
+            assert_eq!(
+                names.contains(&state.as_str_name()),
+                state.is_terminal(),
+                "{state:?}"
+            );
+        }
+        // The names are what `create` and `append` store in `state`.
+        for name in names {
+            let state = TaskState::from_str_name(name);
+            assert!(state.is_some_and(TaskState::is_terminal), "{name}");
+        }
+        for state in [
+            TaskState::Completed,
+            TaskState::Failed,
+            TaskState::Canceled,
+            TaskState::Rejected,
+        ] {
+            assert!(names.contains(&state.as_str_name()), "{state:?}");
+        }
+        assert_eq!(names.len(), 4, "{names:?}");
     }
 }

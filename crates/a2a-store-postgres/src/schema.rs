@@ -23,11 +23,18 @@ pub struct Migration {
 }
 
 /// Every migration this build knows, oldest first.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "tasks, events and push configs",
-    sql: include_str!("../migrations/0001_tasks.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "tasks, events and push configs",
+        sql: include_str!("../migrations/0001_tasks.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "an owner's tasks in creation order",
+        sql: include_str!("../migrations/0002_owner_order.sql"),
+    },
+];
 
 /// The advisory lock key migrations run under (any constant; this one is
 /// "a2a-mig" in ASCII).

@@ -1,7 +1,7 @@
 //! What only a store on a shared database has to get right: fan-out
 //! between two stores on one database, a lost listener, writers racing on
 //! one task, migrations run again, tasks outliving the store, retention
-//! in SQL.
+//! in SQL, bounds and quotas that keep owners apart across replicas.
 
 mod support;
 
@@ -158,6 +158,140 @@ async fn a_message_and_a_removal_on_one_store_reach_the_other_s_watches() {
     );
     assert!(b.get(&owner(), "new", View::STATUS).await.is_ok());
     assert!(b.watch("old").is_none(), "B forgot the removed task");
+}
+
+fn bob() -> Owner {
+    Owner::new("tenant", Some("bob".to_owned()))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_store_refuses_a_create_rather_than_evict_another_owner_s_running_task() {
+    let options = PgOptions::default().with_max_tasks(Some(3));
+    let Some((a, b)) = replicas("owners", options).await else {
+        return;
+    };
+    for (i, id) in ["a-0", "a-1", "a-2"].into_iter().enumerate() {
+        a.create(&owner(), task(id, i as i64)).await.unwrap();
+        a.append(id, status(id, TaskState::Working, 10), None)
+            .await
+            .unwrap();
+    }
+    // Alice's running tasks fill the store: bob is refused, and his
+    // refused task is not stored.
+    let refused = b.create(&bob(), task("b-0", 20)).await;
+    assert!(
+        matches!(&refused, Err(StoreError::Busy(why)) if why.contains("other callers' unfinished")),
+        "{refused:?}"
+    );
+    assert_eq!(
+        b.get(&bob(), "b-0", View::STATUS).await,
+        Err(StoreError::NotFound)
+    );
+    // One of hers finishes: that one makes room, and its removal reaches
+    // the other replica's watch.
+    let mut finished = b.watch("a-1").unwrap();
+    a.append("a-1", status("a-1", TaskState::Completed, 30), None)
+        .await
+        .unwrap();
+    b.create(&bob(), task("b-0", 40)).await.unwrap();
+    // The completion may be reported first; the removal then closes it.
+    while within("the removal of a finished task", changed(&mut *finished)).await != Change::Closed
+    {
+    }
+    assert_eq!(
+        a.get(&owner(), "a-1", View::STATUS).await,
+        Err(StoreError::NotFound)
+    );
+    // Nothing else finished: bob's next create takes his own oldest task's
+    // place, never alice's running ones.
+    b.create(&bob(), task("b-1", 50)).await.unwrap();
+    assert_eq!(
+        b.get(&bob(), "b-0", View::STATUS).await,
+        Err(StoreError::NotFound)
+    );
+    for id in ["a-0", "a-2"] {
+        let kept = a.get(&owner(), id, View::STATUS).await.unwrap();
+        assert_eq!(kept.task.status.state, TaskState::Working, "{id}");
+    }
+    assert!(b.get(&bob(), "b-1", View::STATUS).await.is_ok());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sweep_removes_only_finished_tasks_beyond_the_bound() {
+    let Some(cluster) = support::cluster() else {
+        return;
+    };
+    // An unbounded replica fills the schema; one bounded to 2 sweeps it.
+    let schema = support::schema("sweep_bound");
+    let open = support::store(cluster, PgOptions::default().with_schema(schema.clone())).await;
+    let bounded = support::store(
+        cluster,
+        PgOptions::default()
+            .with_schema(schema)
+            .with_max_tasks(Some(2)),
+    )
+    .await;
+    for i in 0..5 {
+        let id = format!("t-{i}");
+        open.create(&owner(), task(&id, i)).await.unwrap();
+        let state = if i % 2 == 1 {
+            TaskState::Completed
+        } else {
+            TaskState::Working
+        };
+        open.append(&id, status(&id, state, 10), None)
+            .await
+            .unwrap();
+    }
+    // Three beyond the bound, two of them finished: those two go.
+    assert_eq!(bounded.sweep(at(100)), 2);
+    for i in 0..5 {
+        let id = format!("t-{i}");
+        let got = open.get(&owner(), &id, View::STATUS).await;
+        assert_eq!(got.is_ok(), i % 2 == 0, "{id}: {got:?}");
+    }
+    assert_eq!(bounded.sweep(at(100)), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_owner_s_racing_creates_on_two_replicas_never_pass_its_quota() {
+    let options = PgOptions::default().with_max_tasks_per_owner(Some(4));
+    let Some((a, b)) = replicas("quota_race", options).await else {
+        return;
+    };
+    let mut creates = Vec::new();
+    for i in 0..16 {
+        let store = if i % 2 == 0 { a.clone() } else { b.clone() };
+        creates.push(tokio::spawn(async move {
+            store.create(&owner(), task(&format!("t-{i}"), i)).await
+        }));
+    }
+    let (mut made, mut refused) = (0, 0);
+    for create in creates {
+        match within("a racing create", create).await.unwrap() {
+            Ok(()) => made += 1,
+            Err(StoreError::Quota(why)) => {
+                assert_eq!(
+                    why,
+                    "the caller's 4 unfinished tasks fill its quota (4 tasks)"
+                );
+                refused += 1;
+            }
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+    assert_eq!((made, refused), (4, 12));
+    let query = a2a_agent::store::TaskQuery {
+        context_id: String::new(),
+        status: TaskState::Unspecified,
+        status_timestamp_after: None,
+        after: None,
+        page_size: 100,
+        view: View::STATUS,
+    };
+    assert_eq!(a.list(&owner(), &query).await.unwrap().total, 4);
+    // Another owner is not held by alice's quota.
+    b.create(&bob(), task("b-0", 0)).await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
