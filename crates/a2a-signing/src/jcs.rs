@@ -24,16 +24,12 @@
 //! against an ECMAScript engine when written) are driven by
 //! `tests/jcs_vectors.rs`.
 
-use std::fmt;
-
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-
 /// Inputs larger than this are refused before parsing: 1 MiB, the default
 /// card size limit of the transport's card resolver.
 pub const MAX_INPUT_BYTES: usize = 1024 * 1024;
 
 /// Deepest nesting of arrays and objects accepted: 128, the recursion limit
-/// serde_json applies when parsing.
+/// serde_json applies, so a text one of them reads the other reads too.
 pub const MAX_DEPTH: usize = 128;
 
 /// Why a text or value has no canonical form.
@@ -77,6 +73,11 @@ pub(crate) enum Node {
 
 impl Node {
     /// Parses `json` (at most `limit` bytes).
+    ///
+    /// The parser is this module's own, not serde's data model: a member is
+    /// whatever the text says it is, whatever features serde_json was built
+    /// with elsewhere in the program (under `arbitrary_precision` a number
+    /// and an object named `$serde_json::private::Number` look alike).
     pub(crate) fn parse(json: &[u8], limit: usize) -> Result<Node, JcsError> {
         if json.len() > limit {
             return Err(JcsError::TooLarge {
@@ -84,9 +85,20 @@ impl Node {
                 limit,
             });
         }
-        let mut de = serde_json::Deserializer::from_slice(json);
-        let node = Node::deserialize(&mut de).map_err(syntax)?;
-        de.end().map_err(syntax)?;
+        let text = std::str::from_utf8(json)
+            .map_err(|e| JcsError::Syntax(format!("invalid UTF-8 at byte {}", e.valid_up_to())))?;
+        let mut parser = Parser {
+            text,
+            bytes: json,
+            pos: 0,
+            depth: 0,
+        };
+        parser.skip_whitespace();
+        let node = parser.value()?;
+        parser.skip_whitespace();
+        if parser.pos != json.len() {
+            return Err(parser.error("trailing characters"));
+        }
         Ok(node)
     }
 
@@ -126,95 +138,235 @@ impl Node {
     }
 }
 
-fn syntax(e: serde_json::Error) -> JcsError {
-    let text = e.to_string();
-    if text.contains("recursion limit") {
-        JcsError::TooDeep
-    } else if text.contains("number out of range") {
-        JcsError::NotFinite(text)
-    } else {
-        JcsError::Syntax(text)
-    }
+/// A recursive-descent reader of RFC 8259 JSON text, nesting bounded by
+/// [`MAX_DEPTH`].
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    depth: usize,
 }
 
-impl<'de> Deserialize<'de> for Node {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Node, D::Error> {
-        d.deserialize_any(NodeVisitor)
-    }
-}
-
-struct NodeVisitor;
-
-/// serde_json's private name for a number under `arbitrary_precision`.
-const ARBITRARY_PRECISION_TOKEN: &str = "$serde_json::private::Number";
-
-impl<'de> Visitor<'de> for NodeVisitor {
-    type Value = Node;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
+impl Parser<'_> {
+    fn error(&self, what: &str) -> JcsError {
+        JcsError::Syntax(format!("{what} at byte {}", self.pos))
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<Node, E> {
-        Ok(Node::Null)
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
     }
 
-    fn visit_none<E: de::Error>(self) -> Result<Node, E> {
-        Ok(Node::Null)
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Node, E> {
-        Ok(Node::Bool(v))
-    }
-
-    // Integers become doubles the way `JSON.parse` reads them: the nearest
-    // double (Rust's `as` rounds to nearest, ties to even, as IEEE 754 does).
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Node, E> {
-        Ok(Node::Number(v as f64))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Node, E> {
-        Ok(Node::Number(v as f64))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Node, E> {
-        Ok(Node::Number(v))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Node, E> {
-        Ok(Node::String(v.to_owned()))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Node, E> {
-        Ok(Node::String(v))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element::<Node>()? {
-            items.push(item);
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
         }
+    }
+
+    fn eat(&mut self, byte: u8, what: &str) -> Result<(), JcsError> {
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.error(what))
+        }
+    }
+
+    fn literal(&mut self, word: &str, node: Node) -> Result<Node, JcsError> {
+        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(node)
+        } else {
+            Err(self.error("expected a value"))
+        }
+    }
+
+    fn value(&mut self) -> Result<Node, JcsError> {
+        match self.peek() {
+            Some(b'{') => self.object(),
+            Some(b'[') => self.array(),
+            Some(b'"') => Ok(Node::String(self.string()?)),
+            Some(b't') => self.literal("true", Node::Bool(true)),
+            Some(b'f') => self.literal("false", Node::Bool(false)),
+            Some(b'n') => self.literal("null", Node::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => Err(self.error("expected a value")),
+            None => Err(self.error("unexpected end of input")),
+        }
+    }
+
+    /// The elements of an array or the members of an object, each read by
+    /// `element`, separated by commas up to `close`.
+    fn sequence(
+        &mut self,
+        close: u8,
+        what: &str,
+        mut element: impl FnMut(&mut Self) -> Result<(), JcsError>,
+    ) -> Result<(), JcsError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(JcsError::TooDeep);
+        }
+        self.pos += 1;
+        self.skip_whitespace();
+        if self.peek() != Some(close) {
+            loop {
+                element(self)?;
+                self.skip_whitespace();
+                if self.peek() != Some(b',') {
+                    break;
+                }
+                self.pos += 1;
+                self.skip_whitespace();
+            }
+        }
+        self.eat(close, what)?;
+        self.depth -= 1;
+        Ok(())
+    }
+
+    fn array(&mut self) -> Result<Node, JcsError> {
+        let mut items = Vec::new();
+        self.sequence(b']', "expected `,` or `]`", |p| {
+            items.push(p.value()?);
+            Ok(())
+        })?;
         Ok(Node::Array(items))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+    fn object(&mut self) -> Result<Node, JcsError> {
         let mut members = Vec::new();
-        while let Some(name) = map.next_key::<String>()? {
-            // With serde_json's `arbitrary_precision` on anywhere in the
-            // build, a number arrives as this one-member map holding its
-            // text; it is read as a double like any other.
-            if members.is_empty() && name == ARBITRARY_PRECISION_TOKEN {
-                let text: String = map.next_value()?;
-                let v: f64 = text.parse().map_err(de::Error::custom)?;
-                if !v.is_finite() {
-                    return Err(de::Error::custom("number out of range"));
-                }
-                return Ok(Node::Number(v));
+        self.sequence(b'}', "expected `,` or `}`", |p| {
+            if p.peek() != Some(b'"') {
+                return Err(p.error("expected a member name"));
             }
-            let value = map.next_value::<Node>()?;
-            members.push((name, value));
-        }
+            let name = p.string()?;
+            p.skip_whitespace();
+            p.eat(b':', "expected `:`")?;
+            p.skip_whitespace();
+            members.push((name, p.value()?));
+            Ok(())
+        })?;
         Ok(Node::Object(members))
+    }
+
+    /// A string at `"`, its escapes resolved; a lone surrogate escape is
+    /// refused (I-JSON, RFC 7493 section 2.1).
+    fn string(&mut self) -> Result<String, JcsError> {
+        self.pos += 1;
+        let mut out = String::new();
+        loop {
+            let run = self.bytes[self.pos..]
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                .ok_or_else(|| JcsError::Syntax("unterminated string".into()))?;
+            // `text` is UTF-8 and the run stops only at ASCII bytes.
+            out.push_str(&self.text[self.pos..self.pos + run]);
+            self.pos += run;
+            match self.bytes[self.pos] {
+                b'"' => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                b'\\' => {
+                    self.pos += 1;
+                    let escape = self
+                        .peek()
+                        .ok_or_else(|| self.error("unterminated string"))?;
+                    self.pos += 1;
+                    match escape {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => out.push(self.unicode_escape()?),
+                        _ => return Err(self.error("invalid escape")),
+                    }
+                }
+                _ => return Err(self.error("control character in a string")),
+            }
+        }
+    }
+
+    /// The code point of `\uXXXX` (after the `u`), a surrogate pair taking
+    /// two escapes.
+    fn unicode_escape(&mut self) -> Result<char, JcsError> {
+        let first = self.hex4()?;
+        let code = match first {
+            0xD800..=0xDBFF => {
+                if !self.bytes[self.pos..].starts_with(b"\\u") {
+                    return Err(self.error("lone leading surrogate"));
+                }
+                self.pos += 2;
+                let second = self.hex4()?;
+                if !(0xDC00..=0xDFFF).contains(&second) {
+                    return Err(self.error("lone leading surrogate"));
+                }
+                0x10000 + ((u32::from(first) - 0xD800) << 10) + (u32::from(second) - 0xDC00)
+            }
+            0xDC00..=0xDFFF => return Err(self.error("lone trailing surrogate")),
+            _ => u32::from(first),
+        };
+        char::from_u32(code).ok_or_else(|| self.error("invalid code point"))
+    }
+
+    fn hex4(&mut self) -> Result<u16, JcsError> {
+        let digits = self
+            .text
+            .get(self.pos..self.pos + 4)
+            .filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()))
+            .ok_or_else(|| self.error("invalid \\u escape"))?;
+        self.pos += 4;
+        u16::from_str_radix(digits, 16).map_err(|_| self.error("invalid \\u escape"))
+    }
+
+    /// A number (RFC 8259 section 6), read as the nearest double the way
+    /// `JSON.parse` reads it; one out of the double range is refused.
+    fn number(&mut self) -> Result<Node, JcsError> {
+        let start = self.pos;
+        let digits = |p: &mut Self| {
+            let from = p.pos;
+            while let Some(b'0'..=b'9') = p.peek() {
+                p.pos += 1;
+            }
+            p.pos - from
+        };
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                digits(self);
+            }
+            _ => return Err(self.error("invalid number")),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if digits(self) == 0 {
+                return Err(self.error("invalid number"));
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            if digits(self) == 0 {
+                return Err(self.error("invalid number"));
+            }
+        }
+        let text = &self.text[start..self.pos];
+        // Rust's float parsing rounds to nearest, ties to even: the double
+        // ECMAScript reads.
+        let v: f64 = text.parse().map_err(|_| self.error("invalid number"))?;
+        if !v.is_finite() {
+            return Err(JcsError::NotFinite(text.to_owned()));
+        }
+        Ok(Node::Number(v))
     }
 }
 
@@ -485,6 +637,57 @@ mod tests {
             Err(JcsError::Syntax(_))
         ));
         assert!(matches!(canonicalize(b"{} x"), Err(JcsError::Syntax(_))));
+    }
+
+    #[test]
+    fn the_text_is_read_as_written() {
+        // serde_json's private number name is an ordinary member here, in
+        // any position, so the canonical form is a fixed point (the fuzz
+        // target `signing_verify` found the order dependence).
+        let text = br#"{"protected":"!!","$serde_json::private::Number":"??"}"#;
+        let once = canonicalize(text).unwrap();
+        assert_eq!(
+            once,
+            br#"{"$serde_json::private::Number":"??","protected":"!!"}"#
+        );
+        assert_eq!(canonicalize(&once).unwrap(), once);
+        assert_eq!(
+            canon(r#"{"$serde_json::private::Number":"1.50"}"#),
+            r#"{"$serde_json::private::Number":"1.50"}"#
+        );
+        // Escapes, a surrogate pair, whitespace and every literal.
+        assert_eq!(
+            canon(" [ \"\\ud83d\\ude00\\u00e9\\/\\b\" , true,false , null,-0.0e+0,1E2 ] "),
+            "[\"\u{1f600}\u{e9}/\\b\",true,false,null,0,100]"
+        );
+        for bad in [
+            &b"[1,]"[..],
+            b"{\"a\" 1}",
+            b"{\"a\":1,}",
+            b"{1:1}",
+            b"01",
+            b"1.",
+            b"1e",
+            b"-",
+            b"tru",
+            b"\"\\ude00\"",
+            b"\"\\ud800\\u0041\"",
+            b"\"\\x\"",
+            b"\"a\nb\"",
+            b"\"open",
+            b"\"\xff\"",
+            b"",
+        ] {
+            assert!(
+                matches!(canonicalize(bad), Err(JcsError::Syntax(_))),
+                "{:?} was read",
+                String::from_utf8_lossy(bad)
+            );
+        }
+        let at_limit = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        assert!(canonicalize(at_limit.as_bytes()).is_ok());
+        let over = "{\"a\":".repeat(MAX_DEPTH + 1) + "1" + &"}".repeat(MAX_DEPTH + 1);
+        assert_eq!(canonicalize(over.as_bytes()), Err(JcsError::TooDeep));
     }
 
     #[test]
