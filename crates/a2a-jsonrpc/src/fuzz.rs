@@ -13,6 +13,7 @@ use crate::{
 /// - a decoded request re-encodes and decodes to the same request (a
 ///   notification re-encodes with id `null`, so it comes back as a
 ///   request);
+/// - [`peek_id`](crate::peek_id) finds the id `serde_json` alone finds;
 /// - a batch splits within its limits or answers one error response;
 /// - the response decoder answers a typed result or an `A2aError`.
 pub fn fuzz_jsonrpc(data: &[u8]) {
@@ -29,14 +30,34 @@ pub fn fuzz_jsonrpc(data: &[u8]) {
             }
         }
         Err(response) => {
+            // Read without converting the echoed id: an id is kept as its
+            // exact text, which may be a number beyond a double's range
+            // (`2e752`, valid JSON that `serde_json::Value` refuses).
+            #[derive(serde::Deserialize)]
+            struct ErrorResponse {
+                error: a2a_types::JsonRpcError,
+            }
             let bytes = response.to_bytes();
-            let value: serde_json::Value = match serde_json::from_slice(&bytes) {
-                Ok(v) => v,
-                Err(e) => panic!("error response is not JSON: {e}"),
-            };
-            assert!(value["error"]["code"].is_i64(), "error response has a code");
+            match serde_json::from_slice::<ErrorResponse>(&bytes) {
+                Ok(read) => assert_eq!(
+                    read.error.code,
+                    response.error.to_jsonrpc_error().code,
+                    "error response names another code"
+                ),
+                Err(e) => panic!("error response is not a JSON-RPC error object: {e}"),
+            }
+            assert_eq!(
+                crate::peek_id(&bytes),
+                response.id,
+                "error response echoes another id"
+            );
         }
     }
+    assert_eq!(
+        crate::peek_id(data),
+        crate::request::peek_id_serde(data),
+        "peek_id differs from serde_json's"
+    );
     let limits = BatchLimits::new().with_max_len(8);
     if let Ok(elements) = split_batch(data, &limits) {
         assert!(!elements.is_empty() && elements.len() <= 8, "batch bounds");

@@ -138,17 +138,42 @@ pub fn decode_request(input: &[u8], config: &DecodeConfig) -> Result<Request, Er
 /// assert_eq!(peek_id(br#"{"jsonrpc":"2.0","id":"r-7","params":{"#), Id::String("r-7".into()));
 /// assert_eq!(peek_id(br#"{"params":{"a":[1,2]},"id":3}"#), Id::number(3));
 /// assert_eq!(peek_id(b"[1]"), Id::Null);
+/// // Not a JSON number (a leading zero), so no id.
+/// assert_eq!(peek_id(br#"{"id":0769,"method":"GetTask"}"#), Id::Null);
 /// ```
 pub fn peek_id(input: &[u8]) -> Id {
+    // The visitor stops at the id with an error, so the rest of the body is
+    // never read; the id travels out through `found`. The fast reader goes
+    // first: its errors cost nothing, where serde_json's allocate and
+    // format a message, on every request. A body it finished without an
+    // id has none; whatever else it declined, serde_json reads.
+    let mut found = None;
+    let finished = a2a_types::json::try_from_slice_seed(input, PeekId(&mut found)).is_ok();
+    match found {
+        Some(id) => id,
+        None if finished => Id::Null,
+        None => peek_id_serde(input),
+    }
+}
+
+/// [`peek_id`] by `serde_json` alone: what the fast reader declines, and
+/// the fuzz harness's reference for what it reads.
+pub(crate) fn peek_id_serde(input: &[u8]) -> Id {
     let mut found = None;
     let mut de = serde_json::Deserializer::from_slice(input);
-    // The visitor stops at the id with an error, so the rest of the body is
-    // never read; the id travels out through `found`.
     let _ = de::Deserializer::deserialize_map(&mut de, PeekId(&mut found));
     found.unwrap_or(Id::Null)
 }
 
 struct PeekId<'a>(&'a mut Option<Id>);
+
+impl<'de> DeserializeSeed<'de> for PeekId<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
 
 impl<'de> Visitor<'de> for PeekId<'_> {
     type Value = ();
