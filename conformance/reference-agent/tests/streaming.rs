@@ -229,14 +229,15 @@ async fn a_last_event_id_the_log_cannot_replay_starts_with_the_task() {
         let first = next(&mut s).await.unwrap().unwrap();
         assert_eq!(describe(&first), "task:INPUT_REQUIRED", "{id}");
     }
-    // Position 0 is before INPUT_REQUIRED, which the log holds.
-    let cx = cx().with_last_event_id("0");
+    // Nobody watched the task before, so nobody was given a position in
+    // it and its log kept nothing: position 0 starts with the task too.
+    let cx0 = cx().with_last_event_id("0");
     let mut s = agent
-        .subscribe_to_task(&cx, subscribe_req(&parked.id))
+        .subscribe_to_task(&cx0, subscribe_req(&parked.id))
         .await
         .unwrap();
     let first = next(&mut s).await.unwrap().unwrap();
-    assert_eq!(describe(&first), "status:INPUT_REQUIRED");
+    assert_eq!(describe(&first), "task:INPUT_REQUIRED");
 }
 
 #[tokio::test]

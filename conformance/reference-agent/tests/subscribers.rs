@@ -129,6 +129,20 @@ async fn a_thousand_and_thirty_subscribers_do_not_lock_out_a_new_caller() {
             "parts": [{"text": "slow 60000"}]}, "configuration": {"returnImmediately": true}});
         let task = c.call(Binding::JsonRpc, "SendMessage", long).await.unwrap();
         let task = task["task"]["id"].as_str().unwrap().to_owned();
+        // `returnImmediately` answers once the task exists; its work takes
+        // it to WORKING soon after, on a loaded machine not at once.
+        let started = Instant::now();
+        loop {
+            let now = c
+                .call(Binding::JsonRpc, "GetTask", json!({"id": task}))
+                .await
+                .unwrap();
+            if now["status"]["state"] == "TASK_STATE_WORKING" {
+                break;
+            }
+            assert!(started.elapsed() < Duration::from_secs(10), "{now}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
 
         let mut held = Vec::new();
         for peer in 2..=6 {

@@ -45,12 +45,18 @@ impl IdGenerator {
     }
 }
 
-/// Appends the low `digits` hex digits of `value`, zero-padded.
-fn push_hex(out: &mut String, value: u64, digits: u32) {
+/// Appends the low `digits` (at most 16) hex digits of `value`,
+/// zero-padded: written into a buffer and appended at once, not pushed a
+/// `char` at a time.
+fn push_hex(out: &mut String, value: u64, digits: usize) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    for i in (0..digits).rev() {
-        out.push(char::from(HEX[((value >> (4 * i)) & 0xf) as usize]));
+    let mut buf = [b'0'; 16];
+    let digits = digits.min(buf.len());
+    for (i, b) in buf[..digits].iter_mut().rev().enumerate() {
+        *b = HEX[((value >> (4 * i)) & 0xf) as usize];
     }
+    // Hex digits are ASCII.
+    out.push_str(std::str::from_utf8(&buf[..digits]).unwrap_or_default());
 }
 
 impl Default for IdGenerator {

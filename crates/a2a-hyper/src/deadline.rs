@@ -37,10 +37,13 @@ use tokio::time::{Instant, Sleep};
 /// # Ok::<(), http::Error>(())
 /// ```
 pub fn grpc_deadline(headers: &HeaderMap) -> Option<Duration> {
+    // The timeout first: most requests have none, and the content type is
+    // then not read at all (this runs for every request).
+    let timeout = grpc::request_timeout(headers)?;
     let grpc = headers
         .get(http::header::CONTENT_TYPE)
         .is_some_and(grpc::is_grpc_content_type);
-    match grpc::request_timeout(headers)? {
+    match timeout {
         Ok(timeout) if grpc => Some(timeout),
         _ => None,
     }

@@ -16,7 +16,8 @@
 //!
 //! Events are applied in place under the task's lock and kept in a
 //! bounded ring only while someone may read them: a watch is alive, or
-//! the task goes on (for a resubscription with `Last-Event-ID`). What
+//! the task goes on and was watched (for a resubscription with
+//! `Last-Event-ID`). What
 //! running tasks gain and what their rings hold is their running weight,
 //! against [`MemoryLimits::max_running_bytes`].
 
@@ -115,8 +116,10 @@ struct Counters {
 
 #[derive(Debug, Default)]
 struct Index {
-    map: HashMap<String, Arc<Entry>, BuildHasherDefault<IdHasher>>,
-    order: VecDeque<(Timestamp, String)>,
+    /// The three lists share one allocation of each task id.
+    map: HashMap<Arc<str>, Arc<Entry>, BuildHasherDefault<IdHasher>>,
+    order: VecDeque<(Timestamp, Arc<str>)>,
+    /// SipHash, unlike `map`: an owner's tenant comes from the request.
     owners: HashMap<Owner, Usage>,
 }
 
@@ -124,7 +127,7 @@ struct Index {
 /// weight (kept by the tasks, like the store's).
 #[derive(Debug, Default)]
 struct Usage {
-    order: VecDeque<String>,
+    order: VecDeque<Arc<str>>,
     bytes: Arc<AtomicUsize>,
 }
 
@@ -133,11 +136,11 @@ impl Index {
     /// share) and its weight out of the counts; the caller evicts it.
     fn remove(&mut self, id: &str) -> Option<Arc<Entry>> {
         let entry = self.map.remove(id)?;
-        if let Some(at) = self.order.iter().position(|(_, o)| o == id) {
+        if let Some(at) = self.order.iter().position(|(_, o)| **o == *id) {
             self.order.remove(at);
         }
         if let Some(usage) = self.owners.get_mut(&entry.owner) {
-            if let Some(at) = usage.order.iter().position(|o| o == id) {
+            if let Some(at) = usage.order.iter().position(|o| **o == *id) {
                 usage.order.remove(at);
             }
             if usage.order.is_empty() {
@@ -149,8 +152,8 @@ impl Index {
     }
 
     /// The oldest terminal task of `owner` (of anyone when `None`).
-    fn oldest_terminal(&self, owner: Option<&Owner>) -> Option<String> {
-        let terminal = |id: &String| self.map.get(id).is_some_and(|e| e.is_terminal());
+    fn oldest_terminal(&self, owner: Option<&Owner>) -> Option<Arc<str>> {
+        let terminal = |id: &Arc<str>| self.map.get(id).is_some_and(|e| e.is_terminal());
         match owner {
             Some(owner) => self.owners.get(owner)?.order.iter().find(|id| terminal(id)),
             None => self.order.iter().map(|(_, id)| id).find(|id| terminal(id)),
@@ -169,12 +172,23 @@ impl Index {
     }
 }
 
-/// The index's hasher: FNV-1a over the id's bytes, a fraction of SipHash's
-/// cost on every lookup. Flooding needs colliding keys inserted, and the
-/// keys are task ids the handler generates; a lookup of a caller's id only
-/// hashes it.
+/// The index's hasher: a word at a time, each mixed in by a folded
+/// multiply (the high half of the 128-bit product folded onto the low, as
+/// foldhash does), a fraction of SipHash's cost on every lookup. Flooding
+/// needs colliding keys inserted, and the keys are task ids the handler
+/// generates; a lookup of a caller's id only hashes it.
 #[derive(Debug, Default, Clone, Copy)]
 struct IdHasher(u64);
+
+impl IdHasher {
+    fn add(&mut self, word: u64) {
+        const K: u64 = 0x9e37_79b9_7f4a_7c15;
+        const SEED: u64 = 0x243f_6a88_85a3_08d3;
+        // Offset so that a zero word still moves the state.
+        let product = u128::from(self.0.wrapping_add(word) ^ SEED) * u128::from(K);
+        self.0 = (product as u64) ^ ((product >> 64) as u64);
+    }
+}
 
 impl Hasher for IdHasher {
     fn finish(&self) -> u64 {
@@ -182,16 +196,20 @@ impl Hasher for IdHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.add(<[u8; 8]>::try_from(word).map_or(0, u64::from_le_bytes));
         }
-        self.0 = h;
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 59));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
     }
 }
 
@@ -211,6 +229,11 @@ struct Entry {
     /// Readable without the entry's lock (the index reads it under its
     /// own lock, which never waits for an entry's).
     terminal: AtomicBool,
+    /// Whether the task was ever watched. Until it is, no reader holds a
+    /// position in its log (subscribers and push loops watch before they
+    /// read), so its events are not copied into it: a reader that comes
+    /// later starts from the task itself.
+    watched: AtomicBool,
     max_history: usize,
     max_running_bytes: usize,
 }
@@ -249,17 +272,17 @@ impl EventLog {
         self.bytes = 0;
     }
 
-    /// Numbers the next event, keeping it when given (`None`: nobody can
-    /// read it, and the log is emptied).
-    fn push(&mut self, event: Option<StreamResponse>) {
+    /// Numbers the next event, keeping it with its weight when given
+    /// (`None`: nobody can read it, and the log is emptied).
+    fn push(&mut self, event: Option<(StreamResponse, usize)>) {
         match event {
-            Some(event) => {
+            Some((event, weight)) => {
                 if self.events.len() >= self.cap {
                     if let Some(old) = self.events.pop_front() {
                         self.bytes = self.bytes.saturating_sub(weight::event(&old));
                     }
                 }
-                self.bytes += weight::event(&event);
+                self.bytes += weight;
                 self.events.push_back(event);
             }
             None => self.free(),
@@ -361,7 +384,7 @@ impl InMemoryTaskStore {
             if age <= ttl {
                 break;
             }
-            let id = id.clone();
+            let id = Arc::clone(id);
             evicted.extend(index.remove(&id));
         }
         evicted
@@ -410,21 +433,45 @@ impl InMemoryTaskStore {
         evicted: &mut Vec<Arc<Entry>>,
     ) -> Result<(), StoreError> {
         let limits = &self.shared.limits;
-        while index.owner_tasks(owner) >= limits.max_tasks_per_owner.max(1)
-            || index.owner_bytes(owner) + weight > limits.max_bytes_per_owner
-        {
-            match index.oldest_terminal(Some(owner)) {
-                Some(id) => evicted.extend(index.remove(&id)),
-                // A first task heavier than the quota is let in alone.
-                None if index.owner_tasks(owner) == 0 => break,
-                None => {
-                    return Err(StoreError::Quota(format!(
-                        "the caller's {} unfinished tasks fill its quota ({} tasks, {} bytes)",
-                        index.owner_tasks(owner),
-                        limits.max_tasks_per_owner,
-                        limits.max_bytes_per_owner
-                    )))
+        // The owner's share is looked up once (its map hashes with
+        // SipHash): its queue gives the terminal task's position, so
+        // taking it out needs no second search.
+        let Index { map, order, owners } = index;
+        if let Some(usage) = owners.get_mut(owner) {
+            while usage.order.len() >= limits.max_tasks_per_owner.max(1)
+                || usage.bytes.load(Ordering::Acquire) + weight > limits.max_bytes_per_owner
+            {
+                let terminal = usage
+                    .order
+                    .iter()
+                    .position(|id| map.get(id).is_some_and(|e| e.is_terminal()));
+                match terminal {
+                    Some(at) => {
+                        let Some(id) = usage.order.remove(at) else {
+                            break;
+                        };
+                        if let Some(at) = order.iter().position(|(_, o)| *o == id) {
+                            order.remove(at);
+                        }
+                        if let Some(entry) = map.remove(&id) {
+                            entry.release_weight();
+                            evicted.push(entry);
+                        }
+                    }
+                    // A first task heavier than the quota is let in alone.
+                    None if usage.order.is_empty() => break,
+                    None => {
+                        return Err(StoreError::Quota(format!(
+                            "the caller's {} unfinished tasks fill its quota ({} tasks, {} bytes)",
+                            usage.order.len(),
+                            limits.max_tasks_per_owner,
+                            limits.max_bytes_per_owner
+                        )))
+                    }
                 }
+            }
+            if usage.order.is_empty() {
+                owners.remove(owner);
             }
         }
         while index.map.len() >= limits.max_tasks.max(1)
@@ -454,7 +501,7 @@ impl InMemoryTaskStore {
         let mut index = self.index();
         let mut evicted = self.expired(&mut index, created);
         let running = counters.running_bytes.load(Ordering::Acquire);
-        let made = if index.map.contains_key(&task.id) {
+        let made = if index.map.contains_key(task.id.as_str()) {
             Err(StoreError::AlreadyExists)
         } else if running >= limits.max_running_bytes {
             Err(StoreError::Busy(format!(
@@ -465,8 +512,14 @@ impl InMemoryTaskStore {
             self.make_room(&mut index, owner, weight, &mut evicted)
         };
         if made.is_ok() {
-            let usage = index.owners.entry(owner.clone()).or_default();
-            usage.order.push_back(task.id.clone());
+            let id: Arc<str> = Arc::from(task.id.as_str());
+            // Looked up before it is added: most creates are by an owner
+            // the index has, and `entry` would clone the owner to ask.
+            let usage = match index.owners.get_mut(owner) {
+                Some(usage) => usage,
+                None => index.owners.entry(owner.clone()).or_default(),
+            };
+            usage.order.push_back(Arc::clone(&id));
             let owner_bytes = Arc::clone(&usage.bytes);
             owner_bytes.fetch_add(weight, Ordering::AcqRel);
             counters.bytes.fetch_add(weight, Ordering::AcqRel);
@@ -474,6 +527,7 @@ impl InMemoryTaskStore {
                 id: task.id.clone(),
                 owner: owner.clone(),
                 terminal: AtomicBool::new(task.is_terminal()),
+                watched: AtomicBool::new(false),
                 state: Mutex::new(EntryState {
                     task,
                     version: 1,
@@ -495,8 +549,8 @@ impl InMemoryTaskStore {
                 max_history: limits.max_history,
                 max_running_bytes: limits.max_running_bytes,
             });
-            index.order.push_back((created, entry.id.clone()));
-            index.map.insert(entry.id.clone(), entry);
+            index.order.push_back((created, Arc::clone(&id)));
+            index.map.insert(id, entry);
         }
         drop(index);
         // Outside the index's lock: an entry's lock is never taken while
@@ -663,6 +717,9 @@ impl Entry {
         }
         Self::check_version(&state, expected)?;
         let current = state.task.status.state;
+        // Weighed once (the draft's generation stamp below is a number and
+        // weighs nothing).
+        let weight = weight::event(&event);
         let settles = match &mut event {
             StreamResponse::StatusUpdate(update) => {
                 if !current.can_transition_to(update.status.state) {
@@ -680,8 +737,7 @@ impl Entry {
             // Only artifacts are held back: a status, however late, ends
             // or moves the work, and is small.
             StreamResponse::ArtifactUpdate(_) => {
-                let gain = 2 * weight::event(&event);
-                if self.over_budget(gain) {
+                if self.over_budget(2 * weight) {
                     return Err(StoreError::Busy(format!(
                         "task {} holds {} bytes of running work, over its share of the {}-byte budget",
                         self.id,
@@ -700,17 +756,17 @@ impl Entry {
         {
             return Err(StoreError::Refused { state: current });
         }
-        // Keep the event while someone may read it: a watcher, or one that
-        // resumes with `Last-Event-ID` while the task goes on; copy it only
-        // then.
+        // Keep the event while someone may read it: a watcher, or, while
+        // the task goes on, one that watched and resumes with
+        // `Last-Event-ID`; copy it only then.
         // The event carries the generation after it (1.1 draft 3.2.7).
         #[cfg(feature = "draft-1-1")]
         a2a_types::draft_1_1::stamp(&state.task, &mut event);
         let watched = self.signal.watchers() > 0;
-        state.growth += weight::event(&event);
-        if watched || !settles {
+        state.growth += weight;
+        if watched || (!settles && self.watched.load(Ordering::Acquire)) {
             let _ = apply(&mut state.task, event.clone());
-            state.log.push(Some(event));
+            state.log.push(Some((event, weight)));
         } else {
             let _ = apply(&mut state.task, event);
             state.log.push(None);
@@ -879,6 +935,7 @@ impl TaskStore for InMemoryTaskStore {
 
     fn watch(&self, id: &str) -> Option<Box<dyn TaskWatch>> {
         let entry = self.entry(id)?;
+        entry.watched.store(true, Ordering::Release);
         let inner = entry.signal.watch();
         Some(Box::new(MemoryWatch { inner, entry }))
     }
@@ -966,5 +1023,102 @@ impl TaskStore for InMemoryTaskStore {
             entry.evict();
         }
         n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+    use std::hash::Hash;
+
+    fn hash(id: &str) -> u64 {
+        let mut h = IdHasher::default();
+        id.hash(&mut h);
+        h.finish()
+    }
+
+    /// The handler's ids, which differ in their last digits, spread over
+    /// the buckets a table picks with the hash's low bits.
+    #[test]
+    fn id_hashes_spread_over_the_low_bits() {
+        let ids = crate::ids::IdGenerator::new();
+        let hashes: Vec<u64> = (0..100_000).map(|_| hash(&ids.next("task"))).collect();
+        assert_eq!(hashes.iter().collect::<HashSet<_>>().len(), hashes.len());
+        let mut buckets = vec![0u32; 4096];
+        for h in &hashes {
+            buckets[(h & 4095) as usize] += 1;
+        }
+        // 24.4 a bucket on average; a poor spread piles ids into a few.
+        let fullest = buckets.iter().max().copied().unwrap_or(0);
+        assert!(fullest < 60, "fullest bucket holds {fullest}");
+        // The top 7 bits (hashbrown's tag) vary too.
+        let tags: HashSet<u64> = hashes.iter().map(|h| h >> 57).collect();
+        assert_eq!(tags.len(), 128);
+    }
+
+    #[test]
+    fn id_hashes_tell_lengths_and_words_apart() {
+        let ids = [
+            "",
+            "a",
+            "a\0",
+            "\0\0\0\0\0\0\0\0",
+            "abcdefgh",
+            "abcdefgh\0",
+            "abcdefghi",
+            "bacdefgh",
+        ];
+        let hashes: HashSet<u64> = ids.iter().map(|id| hash(id)).collect();
+        assert_eq!(hashes.len(), ids.len());
+    }
+
+    /// Store futures of this store are ready at once.
+    fn now<T>(mut future: StoreFuture<'_, T>) -> Result<T, StoreError> {
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match future.as_mut().poll(&mut cx) {
+            std::task::Poll::Ready(value) => value,
+            std::task::Poll::Pending => panic!("an in-memory store future was pending"),
+        }
+    }
+
+    /// Events of a task nobody watched are not copied into its log (a
+    /// reader that comes later starts from the task); once it was watched,
+    /// those of the running task are kept for `Last-Event-ID`.
+    #[test]
+    fn the_log_keeps_events_only_once_the_task_was_watched() {
+        use a2a_types::{
+            Artifact, Part, TaskArtifactUpdateEvent, TaskStatus, TaskStatusUpdateEvent,
+        };
+        let store = InMemoryTaskStore::default();
+        let owner = Owner::new("", None);
+        let task = Task {
+            id: "t-1".into(),
+            context_id: "c".into(),
+            status: TaskStatus::new(TaskState::Submitted),
+            ..Task::default()
+        };
+        now(store.create(&owner, task)).unwrap();
+        let working: StreamResponse =
+            TaskStatusUpdateEvent::new("t-1", "c", TaskStatus::new(TaskState::Working)).into();
+        let chunk = |text: &str| -> StreamResponse {
+            TaskArtifactUpdateEvent::new("t-1", "c", Artifact::new("a", vec![Part::text(text)]))
+                .into()
+        };
+        now(store.append("t-1", working, None)).unwrap();
+        now(store.append("t-1", chunk("one"), None)).unwrap();
+        assert_eq!(store.logged("t-1"), Some(0));
+        let Ok(LogRead::Behind(task, 2)) = now(store.read("t-1", 0, View::FULL)) else {
+            panic!("an unkept position is read as the task");
+        };
+        assert_eq!(task.artifacts.len(), 1);
+
+        drop(store.watch("t-1"));
+        now(store.append("t-1", chunk("two"), None)).unwrap();
+        assert_eq!(store.logged("t-1"), Some(1));
+        assert!(matches!(
+            now(store.read("t-1", 2, View::FULL)),
+            Ok(LogRead::Event(StreamResponse::ArtifactUpdate(_)))
+        ));
     }
 }
