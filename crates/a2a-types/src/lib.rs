@@ -135,7 +135,9 @@ mod decode;
 pub mod draft_1_1;
 mod error;
 mod events;
-pub mod json;
+/// JSON in and out: the `a2a-json` crate (see there), under the name this
+/// crate has always given it.
+pub use a2a_json as json;
 mod message;
 mod operation;
 mod protojson;

@@ -483,24 +483,74 @@ pub(crate) fn is_v03(version: &str) -> bool {
     version == "0.3" || version.starts_with("0.3.")
 }
 
-impl From<&AgentCard> for WireCard {
-    fn from(card: &AgentCard) -> WireCard {
+/// A 1.0 card's interfaces as 0.3 declares them (0.3 spec 5.6): the main
+/// one (`url`, `preferredTransport`) and `additionalInterfaces` as
+/// `(url, transport)`, the main one among them.
+pub(crate) struct V03Interfaces {
+    /// The main interface's URL (empty when the card has none).
+    pub(crate) url: String,
+    /// The main interface's binding.
+    pub(crate) preferred_transport: Option<String>,
+    /// Every interface at 0.3, as `(url, transport)`.
+    pub(crate) additional: Vec<(String, String)>,
+}
+
+impl V03Interfaces {
+    /// The interfaces `card` declares at 0.3 (all of them when none is).
+    pub(crate) fn of(card: &AgentCard) -> V03Interfaces {
         let interfaces = interfaces_out(card);
-        let (url, preferred) = interfaces
+        let (url, preferred_transport) = interfaces
             .first()
             .map(|i| (i.url.clone(), Some(i.protocol_binding.clone())))
             .unwrap_or_default();
+        V03Interfaces {
+            url,
+            preferred_transport,
+            additional: interfaces
+                .iter()
+                .map(|i| (i.url.clone(), i.protocol_binding.clone()))
+                .collect(),
+        }
+    }
+
+    /// The 1.0 interfaces: the main one, then the additional ones not
+    /// repeating it, each at `protocol_version`'s major.minor; `JSONRPC`
+    /// when no `preferredTransport` is named (0.3 spec 5.6.1).
+    pub(crate) fn into_model(self, protocol_version: &str) -> Vec<AgentInterface> {
+        let version = major_minor(protocol_version);
+        let mut interfaces = Vec::new();
+        if !self.url.is_empty() {
+            interfaces.push(AgentInterface::new(
+                self.url,
+                self.preferred_transport
+                    .unwrap_or_else(|| DEFAULT_TRANSPORT.to_owned()),
+                version.clone(),
+            ));
+        }
+        for (url, transport) in self.additional {
+            let duplicate = interfaces.iter().any(|known: &AgentInterface| {
+                known.url == url && known.protocol_binding == transport
+            });
+            if !duplicate {
+                interfaces.push(AgentInterface::new(url, transport, version.clone()));
+            }
+        }
+        interfaces
+    }
+}
+
+impl From<&AgentCard> for WireCard {
+    fn from(card: &AgentCard) -> WireCard {
+        let interfaces = V03Interfaces::of(card);
         WireCard {
             name: card.name.clone(),
             description: card.description.clone(),
-            url,
-            preferred_transport: preferred,
+            url: interfaces.url,
+            preferred_transport: interfaces.preferred_transport,
             additional_interfaces: interfaces
-                .iter()
-                .map(|i| WireInterface {
-                    url: i.url.clone(),
-                    transport: i.protocol_binding.clone(),
-                })
+                .additional
+                .into_iter()
+                .map(|(url, transport)| WireInterface { url, transport })
                 .collect(),
             protocol_version: V03_PROTOCOL_VERSION.to_owned(),
             version: card.version.clone(),
@@ -550,25 +600,16 @@ impl TryFrom<WireCard> for AgentCard {
     type Error = Refusal;
 
     fn try_from(w: WireCard) -> Result<AgentCard, Refusal> {
-        let version = major_minor(&w.protocol_version);
-        let mut interfaces = Vec::new();
-        if !w.url.is_empty() {
-            interfaces.push(AgentInterface::new(
-                w.url.clone(),
-                w.preferred_transport
-                    .clone()
-                    .unwrap_or_else(|| DEFAULT_TRANSPORT.to_owned()),
-                version.clone(),
-            ));
+        let interfaces = V03Interfaces {
+            url: w.url,
+            preferred_transport: w.preferred_transport,
+            additional: w
+                .additional_interfaces
+                .into_iter()
+                .map(|i| (i.url, i.transport))
+                .collect(),
         }
-        for i in w.additional_interfaces {
-            let duplicate = interfaces.iter().any(|known: &AgentInterface| {
-                known.url == i.url && known.protocol_binding == i.transport
-            });
-            if !duplicate {
-                interfaces.push(AgentInterface::new(i.url, i.transport, version.clone()));
-            }
-        }
+        .into_model(&w.protocol_version);
         Ok(AgentCard {
             name: w.name,
             description: w.description,

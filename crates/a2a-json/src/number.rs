@@ -11,7 +11,7 @@ pub(super) fn is_number(text: &[u8]) -> bool {
 /// `None` if none starts there. With `leading_zeros`, the integer part may
 /// also be several digits starting with `0`, as protobuf's parsers accept
 /// in quoted integers.
-pub(crate) fn number_end(input: &[u8], start: usize, leading_zeros: bool) -> Option<usize> {
+pub fn number_end(input: &[u8], start: usize, leading_zeros: bool) -> Option<usize> {
     let mut i = start;
     if input.get(i) == Some(&b'-') {
         i += 1;

@@ -1,4 +1,5 @@
-//! JSON in and out, for this crate and the codecs built on it.
+//! JSON in and out for the A2A codecs: `a2a-types` (as `a2a_types::json`),
+//! `a2a-jsonrpc` and the bindings built on them.
 //!
 //! - [`to_vec`] and [`to_writer`] encode any `Serialize` value as compact
 //!   JSON: exactly the bytes `serde_json::to_vec` writes, succeeding and
@@ -6,29 +7,33 @@
 //! - [`try_from_slice`] and [`try_from_slice_seed`] are the first pass of
 //!   a decoder: they return a value or [`Declined`], and a declined input
 //!   is then read with `serde_json`, which either reads it (the same value)
-//!   or says what is wrong and where. [`from_slice`](crate::from_slice)
-//!   works this way, and so does the JSON-RPC crate's one-pass decoder.
-//! - [`is_number`]: the JSON number grammar, for number text held raw.
+//!   or says what is wrong and where. `a2a_types::from_slice` works this
+//!   way, and so does the JSON-RPC crate's one-pass decoder.
+//! - [`is_number`]: the JSON number grammar, for number text held raw, and
+//!   [`number_end`], where a number ends (optionally with the leading
+//!   zeros protobuf's parsers accept in quoted integers).
+//! - [`RECURSION_LIMIT`]: the nesting depth every decoder of the
+//!   workspace stops at.
 //!
 //! # The `fast-json` feature
 //!
-//! On by default, it gives this module the crate's own JSON reader and
-//! writer, about twice as fast as `serde_json` on A2A traffic. Both do
-//! less per string: one pass, a `u64` word at a time, finds where a string
-//! ends and whether it is all ASCII (which then needs no UTF-8 check), and
-//! the writer copies a plain run with one `extend_from_slice`. Numbers are
+//! On by default, it gives this crate its own JSON reader and writer,
+//! about twice as fast as `serde_json` on A2A traffic. Both do less per
+//! string: one pass, a `u64` word at a time, finds where a string ends and
+//! whether it is all ASCII (which then needs no UTF-8 check), and the
+//! writer copies a plain run with one `extend_from_slice`. Numbers are
 //! handed to `serde_json` token by token in both directions, so integer
 //! and float conversion, `float_roundtrip` and `arbitrary_precision`
 //! behave exactly as there.
 //!
 //! The reader only takes the common forms: anything else (structs written
 //! as arrays, enums written as objects, byte arrays, lone surrogates,
-//! nesting deeper than 127 levels, one less than
-//! [`RECURSION_LIMIT`]) is [`Declined`], with no
-//! detail and at no cost, and `serde_json` decides. Its guarantee is one-sided: when it returns a value,
-//! `serde_json` returns an equal one from the same bytes. The crate's
-//! differential tests and fuzz targets check that, and that the writer's
-//! bytes are `serde_json`'s.
+//! nesting deeper than 127 levels, one less than [`RECURSION_LIMIT`]) is
+//! [`Declined`], with no detail and at no cost, and `serde_json` decides.
+//! Its guarantee is one-sided: when it returns a value, `serde_json`
+//! returns an equal one from the same bytes. `a2a-types`' differential
+//! tests and the workspace's fuzz targets check that, and that the
+//! writer's bytes are `serde_json`'s.
 //!
 //! Without the feature, [`to_vec`] and [`to_writer`] are `serde_json`'s,
 //! and the first pass declines every input, so decoders go straight to
@@ -36,23 +41,25 @@
 //! limits are the same either way; only the speed differs.
 //!
 //! ```
-//! use a2a_types::{json, Message};
+//! use serde_json::{json, Value};
 //!
-//! let m = Message::user_text("m-1", "say \"hi\"\n");
-//! let bytes = json::to_vec(&m)?;
-//! assert_eq!(bytes, serde_json::to_vec(&m)?);
+//! let message = json!({"messageId": "m-1", "parts": [{"text": "say \"hi\"\n"}]});
+//! let bytes = a2a_json::to_vec(&message)?;
+//! assert_eq!(bytes, serde_json::to_vec(&message)?);
 //!
 //! // A first pass: a value, or declined (then serde_json decides).
-//! match json::try_from_slice::<Message>(&bytes) {
-//!     Ok(read) => assert_eq!(read, m),
-//!     Err(json::Declined) => assert_eq!(serde_json::from_slice::<Message>(&bytes)?, m),
+//! match a2a_json::try_from_slice::<Value>(&bytes) {
+//!     Ok(read) => assert_eq!(read, message),
+//!     Err(a2a_json::Declined) => assert_eq!(serde_json::from_slice::<Value>(&bytes)?, message),
 //! }
-//! assert!(json::try_from_slice::<Message>(b"[]").is_err());
+//! assert!(a2a_json::try_from_slice::<String>(b"[]").is_err());
 //!
-//! assert!(json::is_number(b"-1.5e3"));
-//! assert!(!json::is_number(b"01"));
+//! assert!(a2a_json::is_number(b"-1.5e3"));
+//! assert!(!a2a_json::is_number(b"01"));
 //! # Ok::<(), serde_json::Error>(())
 //! ```
+
+#![deny(missing_docs)]
 
 use std::fmt;
 
@@ -69,7 +76,7 @@ mod scan;
 mod writer;
 
 pub use limits::RECURSION_LIMIT;
-pub(crate) use number::number_end;
+pub use number::number_end;
 
 /// The error of [`to_vec`] and [`to_writer`]: `serde_json`'s, since they
 /// fail exactly where `serde_json` does.

@@ -23,8 +23,8 @@ use serde::de::{
 };
 
 /// How deep arrays and objects may nest: `serde_json`'s own recursion
-/// limit, less one ([`RECURSION_LIMIT`](crate::json::RECURSION_LIMIT)).
-const MAX_DEPTH: usize = crate::json::limits::RECURSION_LIMIT - 1;
+/// limit, less one ([`RECURSION_LIMIT`](crate::RECURSION_LIMIT)).
+const MAX_DEPTH: usize = crate::limits::RECURSION_LIMIT - 1;
 
 type Result<T> = std::result::Result<T, Declined>;
 
@@ -117,6 +117,12 @@ impl<'de> Reader<'de> {
     fn number(&mut self) -> Result<&'de [u8]> {
         let start = self.pos;
         let end = number_end(self.input, start, false).ok_or(Declined)?;
+        // A digit right after the number can only follow a leading zero
+        // (`0769`): serde_json refuses it as the number itself, which a
+        // caller that stops after this value (`peek_id`) must see.
+        if self.input.get(end).is_some_and(u8::is_ascii_digit) {
+            return Err(Declined);
+        }
         self.pos = end;
         Ok(&self.input[start..end])
     }
