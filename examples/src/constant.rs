@@ -1,4 +1,5 @@
-//! The constant-answer agent `scripts/bench-agent` measures as (b): an
+//! The constant-answer agent `scripts/bench-agent` and
+//! `scripts/bench-floor` measure as (b): an
 //! [`A2aServer`] whose `SendMessage` answers one stored Task without doing
 //! any work, so that every cost left is the library's (routing, version
 //! negotiation, decoding, validation, encoding). The `pipeline-bench`
@@ -26,7 +27,9 @@ impl A2aService for Constant {
 
 /// The server the bench runs: [`Constant`] answering `task`, behind the
 /// reference agent's card (a valid card, JSON-RPC at `{base_url}/` and
-/// HTTP+JSON at `base_url`), with the default [`ServerConfig`].
+/// HTTP+JSON at `base_url`), with the default [`ServerConfig`], which
+/// serves gRPC too (at `/lf.a2a.v1.A2AService/{Method}`; the card does not
+/// advertise it).
 pub fn constant_server(task: Task, base_url: &str) -> Result<A2aServer<Constant>, ConfigError> {
     let config = a2a_reference_agent::AgentConfig::default().with_interfaces(vec![
         AgentInterface::new(format!("{base_url}/"), "JSONRPC", "1.0"),

@@ -6,6 +6,8 @@
 //! discovery, authentication, caching, resumption and degradation are
 //! exercised against the real server too.
 
+// The client tests' scripted HttpClient and runtime-free helpers.
+#[path = "../../a2a-client/tests/support/mod.rs"]
 mod support;
 
 use std::collections::VecDeque;
