@@ -29,7 +29,7 @@
 //!   detail type because it survives both bindings' error conversions and
 //!   any code that only looks at `ErrorInfo`.
 
-use a2a_types::{A2aError, ErrorBody, ErrorKind, JsonRpcError, RpcStatus};
+use a2a_types::{A2aError, ErrorKind, RpcStatus};
 
 pub use a2a_wire::ClientFailure;
 
@@ -143,21 +143,6 @@ pub(crate) fn invalid_response(why: &str) -> A2aError {
         ErrorKind::InvalidAgentResponse,
         format!("Invalid agent response: {why}"),
     )
-}
-
-/// The error object of an HTTP+JSON error body: at 0.3 the JSON-RPC
-/// error object (`{"code", "message", "data"}`, 0.3 spec 8, what the
-/// reference agent and the JS 0.3 SDK answer), else (and at 1.0) the
-/// `google.rpc.Status` body (spec 11.6).
-pub(crate) fn rest_error(bytes: &[u8], v03: bool) -> Option<A2aError> {
-    if v03 {
-        if let Ok(e) = serde_json::from_slice::<JsonRpcError>(bytes) {
-            return Some(A2aError::from_jsonrpc_error(e));
-        }
-    }
-    serde_json::from_slice::<ErrorBody>(bytes)
-        .ok()
-        .map(|b| A2aError::from_status(b.error.code, Some(b.error)))
 }
 
 #[cfg(test)]

@@ -41,10 +41,9 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use a2a_jsonrpc::{decode_response, decode_response_as, methods, Id};
+use a2a_jsonrpc::Id;
 use a2a_sse::{Decoder, DecoderConfig, EventStream as SseEvents, StreamError};
-use a2a_types::v0_3::V03;
-use a2a_types::{A2aError, ErrorBody, StreamResponse};
+use a2a_types::{A2aError, StreamResponse};
 use futures_core::Stream;
 
 use crate::client_error::invalid_response;
@@ -61,12 +60,17 @@ pub struct SseStream {
     events: Source,
     binding: Binding,
     id: Id,
-    /// Frames in their A2A 0.3 form.
-    v03: bool,
+    /// How one event's `data` is read: the codec's frame (JSON-RPC or
+    /// HTTP+JSON, at 1.0 or 0.3).
+    frames: FrameDecoder,
     /// An event read ahead (see [`SseStream::first_error`]), yielded first.
     first: Option<Box<StreamResponse>>,
     done: bool,
 }
+
+/// Reads one event's `data` as a [`StreamResponse`] (or the error it
+/// carries), given the JSON-RPC id of the request.
+pub(crate) type FrameDecoder = fn(&[u8], &Id) -> Result<StreamResponse, A2aError>;
 
 /// Where the events come from.
 enum Source {
@@ -93,11 +97,12 @@ impl fmt::Debug for SseStream {
 
 impl SseStream {
     /// Reads `body` as the stream of a request sent over `binding` with the
-    /// JSON-RPC `id` (ignored for HTTP+JSON).
+    /// JSON-RPC `id` (ignored for HTTP+JSON), each event through `frames`.
     pub(crate) fn new(
         body: ResponseBody,
         binding: Binding,
         id: Id,
+        frames: FrameDecoder,
         config: DecoderConfig,
     ) -> SseStream {
         SseStream {
@@ -107,16 +112,10 @@ impl SseStream {
             ))),
             binding,
             id,
-            v03: false,
+            frames,
             first: None,
             done: false,
         }
-    }
-
-    /// The same stream reading A2A 0.3 frames.
-    pub(crate) fn v0_3(mut self) -> SseStream {
-        self.v03 = true;
-        self
     }
 
     /// Reads the first event ahead: a 0.3 server answers a streaming
@@ -142,7 +141,7 @@ impl SseStream {
             events: Source::Grpc(events),
             binding: Binding::Grpc,
             id: Id::Null,
-            v03: false,
+            frames: |_, _| Err(invalid_response("a gRPC stream has no SSE frames")),
             first: None,
             done: false,
         }
@@ -171,40 +170,6 @@ impl SseStream {
     /// The binding the frames are read with.
     pub fn binding(&self) -> Binding {
         self.binding
-    }
-
-    fn decode(&self, data: &[u8]) -> Result<StreamResponse, A2aError> {
-        match (self.binding, self.v03) {
-            (Binding::JsonRpc, false) => {
-                decode_response::<methods::SendStreamingMessage>(data, &self.id)
-            }
-            (Binding::JsonRpc, true) => {
-                decode_response_as::<V03<StreamResponse>>(data, &self.id).map(|e| e.0)
-            }
-            (_, false) => decode_rest_frame(data),
-            (_, true) => decode_rest_frame_v0_3(data),
-        }
-    }
-}
-
-/// One 0.3 HTTP+JSON frame: a 0.3 proto `StreamResponse`
-/// (`a2a_types::v0_3::event_from_rest`), else an error body.
-fn decode_rest_frame_v0_3(data: &[u8]) -> Result<StreamResponse, A2aError> {
-    match a2a_types::v0_3::event_from_rest(data, &a2a_types::DecodeLimits::new()) {
-        Ok(event) => Ok(event),
-        Err(not_event) => Err(crate::client_error::rest_error(data, true)
-            .unwrap_or_else(|| invalid_response(&format!("stream event: {not_event}")))),
-    }
-}
-
-/// One HTTP+JSON frame: a `StreamResponse` or a `google.rpc.Status` error.
-fn decode_rest_frame(data: &[u8]) -> Result<StreamResponse, A2aError> {
-    match a2a_types::from_slice::<StreamResponse>(data) {
-        Ok(event) => Ok(event),
-        Err(not_event) => match serde_json::from_slice::<ErrorBody>(data) {
-            Ok(body) => Err(A2aError::from_status(body.error.code, Some(body.error))),
-            Err(_) => Err(invalid_response(&format!("stream event: {not_event}"))),
-        },
     }
 }
 
@@ -235,7 +200,7 @@ impl Stream for SseStream {
         let item = match Pin::new(&mut **events).poll_next(cx) {
             Poll::Pending => return Poll::Pending,
             Poll::Ready(None) => None,
-            Poll::Ready(Some(Ok(event))) => Some(this.decode(&event.data)),
+            Poll::Ready(Some(Ok(event))) => Some((this.frames)(&event.data, &this.id)),
             Poll::Ready(Some(Err(StreamError::Decode(e)))) => {
                 Some(Err(invalid_response(&format!("event stream: {e}"))))
             }
@@ -273,7 +238,14 @@ mod tests {
                 .map(|c| c.map(|s| Bytes::from_static(s.as_bytes())))
                 .collect(),
         );
-        SseStream::new(body, binding, Id::number(7), DecoderConfig::DEFAULT)
+        let codec = crate::codec::Codec::select(binding, a2a_wire::ProtocolVersion::V1_0).unwrap();
+        SseStream::new(
+            body,
+            binding,
+            Id::number(7),
+            codec.frames(),
+            DecoderConfig::DEFAULT,
+        )
     }
 
     const TASK: &str =
@@ -355,6 +327,7 @@ mod tests {
             body,
             Binding::HttpJson,
             Id::Null,
+            crate::codec::Codec::HttpJson.frames(),
             DecoderConfig::DEFAULT.with_max_event_data(16),
         );
         let items = collect(s);

@@ -62,9 +62,8 @@ use http::header::{
 use http::{HeaderMap, Method, StatusCode, Uri};
 
 use crate::client_error::{invalid_response, status_without_error, with_challenges};
-use crate::http_transport::{
-    is_json, media_type, speaks, speaks_binding, too_large, HttpTransport, SPOKEN_VERSIONS,
-};
+use crate::codec::{is_json, media_type, speaks, speaks_binding, too_large, SPOKEN_VERSIONS};
+use crate::http_transport::HttpTransport;
 use a2a_wire::service_params::{ProtocolVersion, A2A_VERSION};
 use a2a_wire::Binding;
 use a2a_wire::BoxFuture;

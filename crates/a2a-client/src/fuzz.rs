@@ -14,7 +14,8 @@ use a2a_wire::{
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue, Request};
 
-use crate::http_transport::{ClientConfig, HttpTransport};
+use crate::config::ClientConfig;
+use crate::http_transport::HttpTransport;
 
 /// The most polls a call may take: the answer is ready at once and the
 /// client reads no clock, so a call that is still pending is a bug.

@@ -98,6 +98,8 @@
 #![allow(rustdoc::redundant_explicit_links)] // module pages name targets from the crate root
 mod client_error;
 mod client_stream;
+mod codec;
+mod config;
 mod credentials;
 mod discovery;
 #[cfg(feature = "testing")]
@@ -117,6 +119,7 @@ pub use client_error::{
     www_authenticate, ClientFailure, CLIENT_ERROR_DOMAIN, WWW_AUTHENTICATE_KEY,
 };
 pub use client_stream::SseStream;
+pub use config::ClientConfig;
 pub use credentials::{
     ApiKeyLocation, CallCredentials, ClientAuth, ClientCredentials, ClientCredentialsConfig, Clock,
     Credential, CredentialProvider, Credentials, NoRequirementMet, SchemeRequest, Secret,
@@ -126,5 +129,5 @@ pub use discovery::{
     decode_card, discover, select_interface, select_interfaces, CardResolver, Discovered,
     DiscoveryError, NoCompatibleInterface, Preferences, SelectionOrder,
 };
-pub use http_transport::{ClientConfig, HttpTransport};
+pub use http_transport::HttpTransport;
 pub use resilient::{ResilientStream, ResilientTransport, RetryPolicy};
