@@ -49,8 +49,8 @@ use futures_core::Stream;
 use crate::client_error::invalid_response;
 #[cfg(feature = "grpc")]
 use crate::grpc_client::GrpcEvents;
-use a2a_wire::Binding;
 use a2a_wire::ResponseBody;
+use a2a_wire::{Binding, JsonCodec};
 
 /// A stream of [`StreamResponse`]s read from a streamed response (see the
 /// module documentation), with what a reconnection needs: the last event
@@ -58,25 +58,18 @@ use a2a_wire::ResponseBody;
 /// gRPC the same type reads protobuf messages.
 pub struct SseStream {
     events: Source,
-    binding: Binding,
     id: Id,
-    /// How one event's `data` is read: the codec's frame (JSON-RPC or
-    /// HTTP+JSON, at 1.0 or 0.3).
-    frames: FrameDecoder,
     /// An event read ahead (see [`SseStream::first_error`]), yielded first.
     first: Option<Box<StreamResponse>>,
     done: bool,
 }
 
-/// Reads one event's `data` as a [`StreamResponse`] (or the error it
-/// carries), given the JSON-RPC id of the request.
-pub(crate) type FrameDecoder = fn(&[u8], &Id) -> Result<StreamResponse, A2aError>;
-
 /// Where the events come from.
 enum Source {
-    /// A `text/event-stream` body (JSON-RPC, HTTP+JSON); boxed, as the
-    /// SSE decoder is many times the size of the gRPC reader.
-    Sse(Box<SseEvents<ResponseBody>>),
+    /// A `text/event-stream` body (JSON-RPC, HTTP+JSON), each event's
+    /// `data` read with the call's codec; boxed, as the SSE decoder is
+    /// many times the size of the gRPC reader.
+    Sse(Box<SseEvents<ResponseBody>>, JsonCodec),
     /// A gRPC server stream.
     #[cfg(feature = "grpc")]
     Grpc(GrpcEvents),
@@ -85,7 +78,7 @@ enum Source {
 impl fmt::Debug for SseStream {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SseStream")
-            .field("binding", &self.binding)
+            .field("binding", &self.binding())
             .field("id", &self.id)
             .field("last_event_id", &self.last_event_id())
             .field("retry", &self.retry())
@@ -96,23 +89,20 @@ impl fmt::Debug for SseStream {
 }
 
 impl SseStream {
-    /// Reads `body` as the stream of a request sent over `binding` with the
-    /// JSON-RPC `id` (ignored for HTTP+JSON), each event through `frames`.
+    /// Reads `body` as the stream of a request sent with `codec` and the
+    /// JSON-RPC `id` (ignored for HTTP+JSON).
     pub(crate) fn new(
         body: ResponseBody,
-        binding: Binding,
+        codec: JsonCodec,
         id: Id,
-        frames: FrameDecoder,
         config: DecoderConfig,
     ) -> SseStream {
         SseStream {
-            events: Source::Sse(Box::new(SseEvents::with_decoder(
-                body,
-                Decoder::with_config(config),
-            ))),
-            binding,
+            events: Source::Sse(
+                Box::new(SseEvents::with_decoder(body, Decoder::with_config(config))),
+                codec,
+            ),
             id,
-            frames,
             first: None,
             done: false,
         }
@@ -139,9 +129,7 @@ impl SseStream {
     pub(crate) fn grpc(events: GrpcEvents) -> SseStream {
         SseStream {
             events: Source::Grpc(events),
-            binding: Binding::Grpc,
             id: Id::Null,
-            frames: |_, _| Err(invalid_response("a gRPC stream has no SSE frames")),
             first: None,
             done: false,
         }
@@ -151,7 +139,7 @@ impl SseStream {
     /// over gRPC): what to send as `Last-Event-ID` when reconnecting.
     pub fn last_event_id(&self) -> &str {
         match &self.events {
-            Source::Sse(events) => events.decoder().last_event_id(),
+            Source::Sse(events, _) => events.decoder().last_event_id(),
             #[cfg(feature = "grpc")]
             Source::Grpc(_) => "",
         }
@@ -161,7 +149,7 @@ impl SseStream {
     /// did (never over gRPC).
     pub fn retry(&self) -> Option<Duration> {
         match &self.events {
-            Source::Sse(events) => events.decoder().retry(),
+            Source::Sse(events, _) => events.decoder().retry(),
             #[cfg(feature = "grpc")]
             Source::Grpc(_) => None,
         }
@@ -169,7 +157,11 @@ impl SseStream {
 
     /// The binding the frames are read with.
     pub fn binding(&self) -> Binding {
-        self.binding
+        match &self.events {
+            Source::Sse(_, codec) => codec.binding(),
+            #[cfg(feature = "grpc")]
+            Source::Grpc(_) => Binding::Grpc,
+        }
     }
 }
 
@@ -186,8 +178,8 @@ impl Stream for SseStream {
         }
         // Without the `grpc` feature SSE is the one source.
         #[cfg_attr(not(feature = "grpc"), allow(clippy::infallible_destructuring_match))]
-        let events = match &mut this.events {
-            Source::Sse(events) => events,
+        let (events, codec) = match &mut this.events {
+            Source::Sse(events, codec) => (events, *codec),
             #[cfg(feature = "grpc")]
             Source::Grpc(events) => {
                 let item = std::task::ready!(Pin::new(events).poll_next(cx));
@@ -200,7 +192,7 @@ impl Stream for SseStream {
         let item = match Pin::new(&mut **events).poll_next(cx) {
             Poll::Pending => return Poll::Pending,
             Poll::Ready(None) => None,
-            Poll::Ready(Some(Ok(event))) => Some((this.frames)(&event.data, &this.id)),
+            Poll::Ready(Some(Ok(event))) => Some(codec.decode_event(&event.data, &this.id)),
             Poll::Ready(Some(Err(StreamError::Decode(e)))) => {
                 Some(Err(invalid_response(&format!("event stream: {e}"))))
             }
@@ -238,14 +230,8 @@ mod tests {
                 .map(|c| c.map(|s| Bytes::from_static(s.as_bytes())))
                 .collect(),
         );
-        let codec = crate::codec::Codec::select(binding, a2a_wire::ProtocolVersion::V1_0).unwrap();
-        SseStream::new(
-            body,
-            binding,
-            Id::number(7),
-            codec.frames(),
-            DecoderConfig::DEFAULT,
-        )
+        let codec = JsonCodec::select(binding, a2a_wire::ProtocolVersion::V1_0).unwrap();
+        SseStream::new(body, codec, Id::number(7), DecoderConfig::DEFAULT)
     }
 
     const TASK: &str =
@@ -325,9 +311,8 @@ mod tests {
         let body = ResponseBody::full(format!("data: {TASK}\n\n"));
         let s = SseStream::new(
             body,
-            Binding::HttpJson,
+            JsonCodec::HttpJson,
             Id::Null,
-            crate::codec::Codec::HttpJson.frames(),
             DecoderConfig::DEFAULT.with_max_event_data(16),
         );
         let items = collect(s);

@@ -4,14 +4,9 @@
 //! the driver ([`HttpTransport`](crate::HttpTransport)) chooses the codec
 //! once per call and then only sends and retries.
 
-use a2a_jsonrpc::{
-    decode_reply, decode_reply_v0_3, decode_response, decode_response_as, encode_request_with,
-    methods, Id, MethodTable,
-};
-use a2a_types::v0_3::V03;
+use a2a_jsonrpc::Id;
 use a2a_types::{
-    A2aError, A2aRequest, DecodeLimits, ErrorBody, ErrorKind, FieldViolation, JsonRpcError,
-    Operation, Reply, RpcStatus, StreamResponse,
+    A2aError, A2aRequest, ErrorBody, ErrorKind, FieldViolation, Operation, Reply, RpcStatus,
 };
 use bytes::Bytes;
 use http::header::{HeaderValue, ACCEPT, CONTENT_TYPE};
@@ -19,17 +14,16 @@ use http::{HeaderMap, Method as HttpMethod, Uri};
 use serde::Deserialize;
 
 use crate::client_error::{invalid_response, status_without_error, with_challenges};
-use crate::client_stream::{FrameDecoder, SseStream};
+use crate::client_stream::SseStream;
 use crate::config::ClientConfig;
 #[cfg(feature = "grpc")]
 use crate::grpc_client::{self, GrpcEvents};
 use a2a_wire::http_json::{
-    BuildPathError, PathParam, PathParams, QueryBuilder, QueryKind, RequestBody, Route, RouteTable,
-    Router,
+    BuildPathError, PathParam, PathParams, QueryBuilder, QueryKind, RequestBody, Route, Router,
 };
 use a2a_wire::service_params::ProtocolVersion;
-use a2a_wire::{read_body, Binding, HttpError, ReadBody, ResponseBody};
-use a2a_wire::{A2A_JSON, APPLICATION_JSON, EVENT_STREAM};
+use a2a_wire::{read_body, Binding, HttpError, JsonCodec, ReadBody, ResponseBody};
+use a2a_wire::{APPLICATION_JSON, EVENT_STREAM};
 
 /// The protocol versions the client side speaks, most preferred first:
 /// discovery's default order (prefer 1.0, fall back to 0.3).
@@ -68,20 +62,12 @@ pub(crate) struct Endpoint {
     pub(crate) router: Router,
 }
 
-/// One wire: a binding at a protocol version (the 1.1 draft rides 1.0's
-/// codecs; its fields are the model's).
+/// One wire: a binding at a protocol version. The JSON wires' bodies are
+/// [`JsonCodec`]'s, the one both ends share; gRPC's are the proto's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Codec {
-    /// JSON-RPC 2.0 at 1.0 (spec 9).
-    JsonRpc,
-    /// JSON-RPC at 0.3 (0.3 spec 7): its method names and `kind`-tagged
-    /// bodies (`a2a_types::v0_3`).
-    JsonRpcV0_3,
-    /// HTTP+JSON at 1.0 (spec 11).
-    HttpJson,
-    /// HTTP+JSON at 0.3 (0.3 spec 3.2.3): its routes and the 0.3 proto's
-    /// ProtoJSON, no tenants.
-    HttpJsonV0_3,
+    /// JSON-RPC or HTTP+JSON, at 1.0 (and the 1.1 draft) or 0.3.
+    Json(JsonCodec),
     /// gRPC at 1.0 (spec 10); 0.3's gRPC is another proto package, not
     /// spoken.
     #[cfg(feature = "grpc")]
@@ -93,21 +79,13 @@ impl Codec {
     /// does not speak that wire: the one place that decides, for
     /// discovery's choice and for each call.
     pub(crate) fn select(binding: Binding, version: ProtocolVersion) -> Option<Codec> {
-        let v0_3 = if version == ProtocolVersion::V0_3 {
-            true
-        } else if version == ProtocolVersion::V1_0 || is_draft(version) {
-            false
-        } else {
-            return None;
-        };
-        match (binding, v0_3) {
-            (Binding::JsonRpc, false) => Some(Codec::JsonRpc),
-            (Binding::JsonRpc, true) => Some(Codec::JsonRpcV0_3),
-            (Binding::HttpJson, false) => Some(Codec::HttpJson),
-            (Binding::HttpJson, true) => Some(Codec::HttpJsonV0_3),
+        match binding {
+            // gRPC speaks the versions JSON-RPC speaks on 1.0's bodies.
             #[cfg(feature = "grpc")]
-            (Binding::Grpc, false) => Some(Codec::Grpc),
-            _ => None,
+            Binding::Grpc => JsonCodec::select(Binding::JsonRpc, version)
+                .filter(|c| !c.is_v0_3())
+                .map(|_| Codec::Grpc),
+            _ => JsonCodec::select(binding, version).map(Codec::Json),
         }
     }
 
@@ -128,16 +106,10 @@ impl Codec {
     /// The binding this codec frames.
     pub(crate) fn binding(self) -> Binding {
         match self {
-            Codec::JsonRpc | Codec::JsonRpcV0_3 => Binding::JsonRpc,
-            Codec::HttpJson | Codec::HttpJsonV0_3 => Binding::HttpJson,
+            Codec::Json(codec) => codec.binding(),
             #[cfg(feature = "grpc")]
             Codec::Grpc => Binding::Grpc,
         }
-    }
-
-    /// Whether the wire is at 0.3.
-    fn is_v0_3(self) -> bool {
-        matches!(self, Codec::JsonRpcV0_3 | Codec::HttpJsonV0_3)
     }
 
     /// The HTTP request of `request`, with `headers` (the version,
@@ -152,23 +124,10 @@ impl Codec {
         streaming: bool,
         config: &ClientConfig,
     ) -> Result<(http::Request<Bytes>, Id), A2aError> {
-        if self.is_v0_3() && request.operation() == Operation::ListTasks {
-            return Err(no_v03_list_tasks());
-        }
-        let (method, uri, body, id) = match self {
-            Codec::JsonRpc | Codec::JsonRpcV0_3 => {
-                let id = Id::number(n);
-                let table = match self {
-                    Codec::JsonRpcV0_3 => &MethodTable::V0_3,
-                    _ => &MethodTable::V1,
-                };
-                let body = encode_request_with(&id, request, table);
-                (HttpMethod::POST, endpoint.url.clone(), Some(body), id)
-            }
-            Codec::HttpJson | Codec::HttpJsonV0_3 => {
-                let (method, uri, body) = self.rest_request(endpoint, request)?;
-                (method, uri, body, Id::Null)
-            }
+        // Without the `grpc` feature JSON is the one wire.
+        #[cfg_attr(not(feature = "grpc"), allow(clippy::infallible_destructuring_match))]
+        let codec = match self {
+            Codec::Json(codec) => codec,
             #[cfg(feature = "grpc")]
             Codec::Grpc => {
                 let grpc =
@@ -178,8 +137,21 @@ impl Codec {
         };
         // Only gRPC reads the timeout (as `grpc-timeout`).
         let _ = config;
-
-        let accept = match (streaming, self.binding()) {
+        if codec.is_v0_3() && request.operation() == Operation::ListTasks {
+            return Err(no_v03_list_tasks());
+        }
+        let (method, uri, body, id) = match codec.binding() {
+            Binding::JsonRpc => {
+                let id = Id::number(n);
+                let body = codec.encode_request(&id, request);
+                (HttpMethod::POST, endpoint.url.clone(), Some(body), id)
+            }
+            _ => {
+                let (method, uri, body) = rest_request(codec, endpoint, request)?;
+                (method, uri, body, Id::Null)
+            }
+        };
+        let accept = match (streaming, codec.binding()) {
             (true, _) => EVENT_STREAM,
             (false, Binding::JsonRpc) => APPLICATION_JSON,
             (false, _) => "application/a2a+json, application/json",
@@ -187,12 +159,7 @@ impl Codec {
         headers.insert(ACCEPT, HeaderValue::from_static(accept));
         match &body {
             Some(_) => {
-                // 0.3's HTTP+JSON is application/json (0.3 spec 3.2.3).
-                let ct = match self {
-                    Codec::HttpJson => A2A_JSON,
-                    _ => APPLICATION_JSON,
-                };
-                headers.insert(CONTENT_TYPE, HeaderValue::from_static(ct));
+                headers.insert(CONTENT_TYPE, HeaderValue::from_static(codec.media_type()));
             }
             None => {
                 headers.remove(CONTENT_TYPE);
@@ -204,69 +171,6 @@ impl Codec {
         *http_request.uri_mut() = uri;
         *http_request.headers_mut() = headers;
         Ok((http_request, id))
-    }
-
-    /// Method, URI and body of an HTTP+JSON request (spec 11.3-11.5), by
-    /// the canonical route's rule: its path fields into the path, then the
-    /// whole message as the body, or its query fields into the query.
-    ///
-    /// At 0.3 the route is [`RouteTable::V0_3`]'s and the body the 0.3
-    /// proto's ProtoJSON, what the 0.3 SDK REST clients send
-    /// (`a2a_types::v0_3::request_to_rest`); a route with a body whose
-    /// request has none in 0.3 (cancel, subscribe: the path names the
-    /// task) sends `{}`.
-    fn rest_request(
-        self,
-        endpoint: &Endpoint,
-        request: &A2aRequest,
-    ) -> Result<(HttpMethod, Uri, Option<Vec<u8>>), A2aError> {
-        let op = request.operation();
-        let v03 = self.is_v0_3();
-        let (table, router) = if v03 {
-            (
-                RouteTable::V0_3,
-                endpoint.router.clone().with_table(RouteTable::V0_3),
-            )
-        } else {
-            (RouteTable::V1_0, endpoint.router.clone())
-        };
-        let route = table.canonical(op).ok_or_else(no_v03_list_tasks)?;
-        let mut params = PathParams::new();
-        for (param, field) in route.path_fields() {
-            let value = request.string_field(field).unwrap_or_default();
-            // 0.3 has no tenants (`a2a_types::v0_3::MAPPING`): its
-            // interface URL says where the tenant's agent is.
-            if param != PathParam::Tenant || !value.is_empty() && !v03 {
-                params = params.with(param, value);
-            }
-        }
-        let mut query = QueryBuilder::new();
-        let body = match route.body() {
-            RequestBody::Message if v03 => Some(
-                a2a_types::v0_3::request_to_rest(request)
-                    .map_err(|e| A2aError::internal(format!("request encoding: {e}")))?
-                    .unwrap_or_else(|| b"{}".to_vec()),
-            ),
-            RequestBody::Message => Some(to_json(request)?),
-            RequestBody::None => {
-                write_query(route, request, &mut query)?;
-                None
-            }
-        };
-        let mut path = router
-            .build_path(op, &params)
-            .map_err(|e| path_error(op, e))?;
-        query.append_to(&mut path);
-        let mut parts = http::uri::Parts::default();
-        parts.scheme = endpoint.url.scheme().cloned();
-        parts.authority = endpoint.url.authority().cloned();
-        parts.path_and_query = Some(
-            path.parse()
-                .map_err(|_| A2aError::internal("the request path is not a valid URI path"))?,
-        );
-        let uri = Uri::from_parts(parts)
-            .map_err(|_| A2aError::internal("the request URI could not be built"))?;
-        Ok((route.method(), uri, body))
     }
 
     /// A failure of the host's client as the call's error ([`ClientFailure`](crate::ClientFailure)),
@@ -288,45 +192,19 @@ impl Codec {
         endpoint: &Endpoint,
         config: &ClientConfig,
     ) -> Result<Reply, A2aError> {
-        let (parts, mut body) = response.into_parts();
-        #[cfg(feature = "grpc")]
-        if self == Codec::Grpc {
-            let head = grpc_client::read_head(&parts, &endpoint.url)?;
-            return grpc_client::read_unary(op, head, &mut body, config.max_response_body).await;
-        }
-        if !parts.status.is_success() {
-            return Err(self
-                .error_response(&parts, &mut body, endpoint, config)
-                .await);
-        }
-        let bytes = match read_body(&parts.headers, &mut body, config.max_response_body).await? {
-            ReadBody::Complete(b) => b,
-            ReadBody::TooLarge => return Err(too_large(config.max_response_body)),
-        };
-        if !bytes.is_empty() {
-            check_json(&parts.headers)?;
-        }
-        self.decode_reply(op, &bytes, id)
-            .map_err(|e| with_challenges(e, &parts.headers))
-    }
-
-    /// A success body as the result of `op`.
-    fn decode_reply(self, op: Operation, bytes: &[u8], id: &Id) -> Result<Reply, A2aError> {
-        let limits = DecodeLimits::new().with_max_input_bytes(usize::MAX);
         match self {
-            Codec::JsonRpc => decode_reply(op, bytes, id),
-            Codec::JsonRpcV0_3 => decode_reply_v0_3(op, bytes, id),
-            Codec::HttpJson => decode_rest(op, bytes, &limits),
-            Codec::HttpJsonV0_3 => a2a_types::v0_3::reply_from_rest(op, bytes, &limits)
-                .map_err(|e| invalid_response(&e.to_string())),
-            // gRPC replies are read by grpc_client.
+            Codec::Json(codec) => read_json_unary(codec, op, id, response, endpoint, config).await,
             #[cfg(feature = "grpc")]
-            Codec::Grpc => Err(A2aError::internal("gRPC replies are not JSON")),
+            Codec::Grpc => {
+                let (parts, mut body) = response.into_parts();
+                let head = grpc_client::read_head(&parts, &endpoint.url)?;
+                grpc_client::read_unary(op, head, &mut body, config.max_response_body).await
+            }
         }
     }
 
-    /// Reads the head of a stream's response (and its error body if any),
-    /// the stream's events then read with this codec's frames.
+    /// Reads the head of a stream's response (and its error body if any);
+    /// the events are then read with this codec.
     pub(crate) async fn read_stream(
         self,
         id: Id,
@@ -334,102 +212,110 @@ impl Codec {
         endpoint: &Endpoint,
         config: &ClientConfig,
     ) -> Result<SseStream, A2aError> {
-        let (parts, mut body) = response.into_parts();
-        #[cfg(feature = "grpc")]
-        if self == Codec::Grpc {
-            let head = grpc_client::read_head(&parts, &endpoint.url)?;
-            return Ok(SseStream::grpc(GrpcEvents::new(
-                head,
-                body,
-                config.max_response_body,
-            )));
-        }
-        if !parts.status.is_success() {
-            return Err(self
-                .error_response(&parts, &mut body, endpoint, config)
-                .await);
-        }
-        match media_type(&parts.headers) {
-            Some(m) if m.eq_ignore_ascii_case(EVENT_STREAM) => {
-                let stream = SseStream::new(body, self.binding(), id, self.frames(), config.sse);
-                return if self.is_v0_3() {
-                    stream.first_error().await
-                } else {
-                    Ok(stream)
-                };
-            }
-            Some(m) if is_json(m) => {}
-            other => {
-                return Err(invalid_response(&format!(
-                    "a stream must be {EVENT_STREAM}, the response is {}",
-                    other.unwrap_or("without a Content-Type")
+        match self {
+            Codec::Json(codec) => read_json_stream(codec, id, response, endpoint, config).await,
+            #[cfg(feature = "grpc")]
+            Codec::Grpc => {
+                let (parts, body) = response.into_parts();
+                let head = grpc_client::read_head(&parts, &endpoint.url)?;
+                Ok(SseStream::grpc(GrpcEvents::new(
+                    head,
+                    body,
+                    config.max_response_body,
                 )))
             }
         }
-        // A JSON answer to a streaming call: the binding's error object is
-        // the error; anything else is not a stream.
-        let bytes = match read_body(&parts.headers, &mut body, config.max_error_body).await? {
-            ReadBody::Complete(b) => b,
-            ReadBody::TooLarge => return Err(too_large(config.max_error_body)),
-        };
-        let error = match self.binding() {
-            Binding::JsonRpc => jsonrpc_error(&bytes),
-            _ => self.rest_error(&bytes),
-        };
-        Err(match error {
-            Some(e) => with_challenges(e, &parts.headers),
-            None => invalid_response(&format!(
-                "a stream must be {EVENT_STREAM}, the response is JSON"
-            )),
-        })
     }
+}
 
-    /// How one event of this codec's streams is read.
-    pub(crate) fn frames(self) -> FrameDecoder {
-        match self {
-            Codec::JsonRpc => |data, id| decode_response::<methods::SendStreamingMessage>(data, id),
-            Codec::JsonRpcV0_3 => {
-                |data, id| decode_response_as::<V03<StreamResponse>>(data, id).map(|e| e.0)
-            }
-            Codec::HttpJsonV0_3 => |data, _| decode_rest_frame_v0_3(data),
-            _ => |data, _| decode_rest_frame(data),
+/// Reads a JSON wire's answer to a unary call.
+async fn read_json_unary(
+    codec: JsonCodec,
+    op: Operation,
+    id: &Id,
+    response: http::Response<ResponseBody>,
+    endpoint: &Endpoint,
+    config: &ClientConfig,
+) -> Result<Reply, A2aError> {
+    let (parts, mut body) = response.into_parts();
+    if !parts.status.is_success() {
+        return Err(error_response(codec, &parts, &mut body, endpoint, config).await);
+    }
+    let bytes = match read_body(&parts.headers, &mut body, config.max_response_body).await? {
+        ReadBody::Complete(b) => b,
+        ReadBody::TooLarge => return Err(too_large(config.max_response_body)),
+    };
+    if !bytes.is_empty() {
+        check_json(&parts.headers)?;
+    }
+    codec
+        .decode_reply(op, &bytes, id)
+        .map_err(|e| with_challenges(e, &parts.headers))
+}
+
+/// Reads the head of a JSON wire's stream, and its error body if any.
+async fn read_json_stream(
+    codec: JsonCodec,
+    id: Id,
+    response: http::Response<ResponseBody>,
+    endpoint: &Endpoint,
+    config: &ClientConfig,
+) -> Result<SseStream, A2aError> {
+    let (parts, mut body) = response.into_parts();
+    if !parts.status.is_success() {
+        return Err(error_response(codec, &parts, &mut body, endpoint, config).await);
+    }
+    match media_type(&parts.headers) {
+        Some(m) if m.eq_ignore_ascii_case(EVENT_STREAM) => {
+            let stream = SseStream::new(body, codec, id, config.sse);
+            return if codec.errors_in_stream() {
+                stream.first_error().await
+            } else {
+                Ok(stream)
+            };
+        }
+        Some(m) if is_json(m) => {}
+        other => {
+            return Err(invalid_response(&format!(
+                "a stream must be {EVENT_STREAM}, the response is {}",
+                other.unwrap_or("without a Content-Type")
+            )))
         }
     }
+    // A JSON answer to a streaming call: the binding's error object is the
+    // error; anything else is not a stream.
+    let bytes = match read_body(&parts.headers, &mut body, config.max_error_body).await? {
+        ReadBody::Complete(b) => b,
+        ReadBody::TooLarge => return Err(too_large(config.max_error_body)),
+    };
+    Err(match codec.decode_error(&bytes) {
+        Some(e) => with_challenges(e, &parts.headers),
+        None => invalid_response(&format!(
+            "a stream must be {EVENT_STREAM}, the response is JSON"
+        )),
+    })
+}
 
-    /// The error object of an HTTP+JSON error body: at 0.3 the JSON-RPC
-    /// error object (`{"code", "message", "data"}`, 0.3 spec 8, what the
-    /// reference agent and the JS 0.3 SDK answer), else (and at 1.0) the
-    /// `google.rpc.Status` body (spec 11.6).
-    fn rest_error(self, bytes: &[u8]) -> Option<A2aError> {
-        if self.is_v0_3() {
-            if let Ok(e) = serde_json::from_slice::<JsonRpcError>(bytes) {
-                return Some(A2aError::from_jsonrpc_error(e));
-            }
-        }
-        rest_status(bytes)
-    }
-
-    /// The error of a non-2xx response (see the crate documentation).
-    async fn error_response(
-        self,
-        parts: &http::response::Parts,
-        body: &mut ResponseBody,
-        endpoint: &Endpoint,
-        config: &ClientConfig,
-    ) -> A2aError {
-        let status = parts.status.as_u16();
-        let json = match read_body(&parts.headers, body, config.max_error_body).await {
-            Ok(ReadBody::Complete(b)) if !b.is_empty() && json_or_untyped(&parts.headers) => {
-                Some(b)
-            }
-            _ => None,
-        };
-        let json = json.as_deref();
-        let unexplained = || status_without_error(status, &endpoint.url.to_string());
-        let error = match self {
-            Codec::JsonRpc | Codec::JsonRpcV0_3 => match json.and_then(jsonrpc_error) {
-                // 401 and 403 are the authentication and authorization
-                // errors of both HTTP bindings (spec 3.3.2), whatever code a
+/// The error of a non-2xx response (see the crate documentation).
+async fn error_response(
+    codec: JsonCodec,
+    parts: &http::response::Parts,
+    body: &mut ResponseBody,
+    endpoint: &Endpoint,
+    config: &ClientConfig,
+) -> A2aError {
+    let status = parts.status.as_u16();
+    let json = match read_body(&parts.headers, body, config.max_error_body).await {
+        Ok(ReadBody::Complete(b)) if !b.is_empty() && json_or_untyped(&parts.headers) => Some(b),
+        _ => None,
+    };
+    let json = json.as_deref();
+    let unexplained = || status_without_error(status, &endpoint.url.to_string());
+    let error = match codec {
+        JsonCodec::JsonRpc | JsonCodec::JsonRpcV0_3 => {
+            match json.and_then(|b| codec.decode_error(b)) {
+                // 401 and 403 are the authentication and authorization errors
+                // of both HTTP bindings (spec 3.3.2), whatever code a
                 // middleware in front of the agent put in its body.
                 Some(e) if matches!(status, 401 | 403) && !is_auth_kind(e.kind()) => {
                     A2aError::from_status(
@@ -444,45 +330,82 @@ impl Codec {
                 }
                 Some(e) => e.with_received_status(status),
                 None => unexplained(),
-            },
-            Codec::HttpJsonV0_3 => match json.and_then(|b| self.rest_error(b)) {
-                Some(e) => e.with_received_status(status),
-                // The Python 0.3 SDK's REST errors: `{"message"}` and
-                // the HTTP status alone.
-                None => match json.and_then(message_only) {
-                    Some(message) => A2aError::from_status(
-                        status,
-                        Some(RpcStatus {
-                            code: status,
-                            status: String::new(),
-                            message,
-                            details: Vec::new(),
-                        }),
-                    ),
-                    None => unexplained(),
-                },
-            },
-            _ => match json.and_then(|b| serde_json::from_slice::<ErrorBody>(b).ok()) {
-                Some(body) => A2aError::from_status(status, Some(body.error)),
+            }
+        }
+        JsonCodec::HttpJsonV0_3 => match json.and_then(|b| codec.decode_error(b)) {
+            Some(e) => e.with_received_status(status),
+            // The Python 0.3 SDK's REST errors: `{"message"}` and the HTTP
+            // status alone.
+            None => match json.and_then(message_only) {
+                Some(message) => A2aError::from_status(
+                    status,
+                    Some(RpcStatus {
+                        code: status,
+                        status: String::new(),
+                        message,
+                        details: Vec::new(),
+                    }),
+                ),
                 None => unexplained(),
             },
-        };
-        with_challenges(error, &parts.headers)
-    }
+        },
+        // 1.0's `google.rpc.Status` (spec 11.6), under the status the
+        // response was sent with.
+        _ => match json.and_then(|b| serde_json::from_slice::<ErrorBody>(b).ok()) {
+            Some(body) => A2aError::from_status(status, Some(body.error)),
+            None => unexplained(),
+        },
+    };
+    with_challenges(error, &parts.headers)
 }
 
-/// Whether `version` is the 1.1 draft, spoken on 1.0's codecs.
-fn is_draft(version: ProtocolVersion) -> bool {
-    #[cfg(feature = "draft-1-1")]
-    if version == ProtocolVersion::V1_1 {
-        return true;
+/// Method, URI and body of an HTTP+JSON request (spec 11.3-11.5), by
+/// the canonical route's rule: its path fields into the path, then the
+/// whole message as the body, or its query fields into the query.
+///
+/// At 0.3 the route is the 0.3 table's and the body
+/// [`JsonCodec::request_body`]'s 0.3 form; 0.3 has no tenants.
+fn rest_request(
+    codec: JsonCodec,
+    endpoint: &Endpoint,
+    request: &A2aRequest,
+) -> Result<(HttpMethod, Uri, Option<Vec<u8>>), A2aError> {
+    let op = request.operation();
+    let v03 = codec.is_v0_3();
+    let table = codec.route_table();
+    let router = endpoint.router.clone().with_table(table);
+    let route = table.canonical(op).ok_or_else(no_v03_list_tasks)?;
+    let mut params = PathParams::new();
+    for (param, field) in route.path_fields() {
+        let value = request.string_field(field).unwrap_or_default();
+        // 0.3 has no tenants (`a2a_types::v0_3::MAPPING`): its
+        // interface URL says where the tenant's agent is.
+        if param != PathParam::Tenant || !value.is_empty() && !v03 {
+            params = params.with(param, value);
+        }
     }
-    let _ = version;
-    false
-}
-
-fn to_json<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, A2aError> {
-    a2a_types::json::to_vec(value).map_err(|e| A2aError::internal(format!("request encoding: {e}")))
+    let mut query = QueryBuilder::new();
+    let body = match route.body() {
+        RequestBody::Message => Some(codec.request_body(request)?),
+        RequestBody::None => {
+            write_query(route, request, &mut query)?;
+            None
+        }
+    };
+    let mut path = router
+        .build_path(op, &params)
+        .map_err(|e| path_error(op, e))?;
+    query.append_to(&mut path);
+    let mut parts = http::uri::Parts::default();
+    parts.scheme = endpoint.url.scheme().cloned();
+    parts.authority = endpoint.url.authority().cloned();
+    parts.path_and_query = Some(
+        path.parse()
+            .map_err(|_| A2aError::internal("the request path is not a valid URI path"))?,
+    );
+    let uri = Uri::from_parts(parts)
+        .map_err(|_| A2aError::internal("the request URI could not be built"))?;
+    Ok((route.method(), uri, body))
 }
 
 /// Writes the fields of `request` that `route` carries in the query and
@@ -590,45 +513,6 @@ fn check_json(headers: &HeaderMap) -> Result<(), A2aError> {
     }
 }
 
-/// An HTTP+JSON success body as the result of `op` (an empty body reads as
-/// `null`, which only `google.protobuf.Empty` accepts).
-fn decode_rest(op: Operation, bytes: &[u8], limits: &DecodeLimits) -> Result<Reply, A2aError> {
-    let input: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
-        b"null"
-    } else {
-        bytes
-    };
-    Reply::from_json(op, input, limits).map_err(|e| invalid_response(&e.to_string()))
-}
-
-/// One HTTP+JSON frame: a `StreamResponse` or a `google.rpc.Status` error.
-fn decode_rest_frame(data: &[u8]) -> Result<StreamResponse, A2aError> {
-    match a2a_types::from_slice::<StreamResponse>(data) {
-        Ok(event) => Ok(event),
-        Err(not_event) => Err(rest_status(data)
-            .unwrap_or_else(|| invalid_response(&format!("stream event: {not_event}")))),
-    }
-}
-
-/// One 0.3 HTTP+JSON frame: a 0.3 proto `StreamResponse`
-/// (`a2a_types::v0_3::event_from_rest`), else an error body.
-fn decode_rest_frame_v0_3(data: &[u8]) -> Result<StreamResponse, A2aError> {
-    match a2a_types::v0_3::event_from_rest(data, &DecodeLimits::new()) {
-        Ok(event) => Ok(event),
-        Err(not_event) => Err(Codec::HttpJsonV0_3
-            .rest_error(data)
-            .unwrap_or_else(|| invalid_response(&format!("stream event: {not_event}")))),
-    }
-}
-
-/// The `google.rpc.Status` error body of HTTP+JSON (spec 11.6), if `bytes`
-/// is one.
-fn rest_status(bytes: &[u8]) -> Option<A2aError> {
-    serde_json::from_slice::<ErrorBody>(bytes)
-        .ok()
-        .map(|b| A2aError::from_status(b.error.code, Some(b.error)))
-}
-
 /// The `message` of a `{"message": "..."}` body (at most 1 KiB kept).
 fn message_only(bytes: &[u8]) -> Option<String> {
     #[derive(Deserialize)]
@@ -662,18 +546,6 @@ fn is_auth_kind(kind: ErrorKind) -> bool {
     )
 }
 
-/// The JSON-RPC error object of a body, if it has one.
-pub(crate) fn jsonrpc_error(bytes: &[u8]) -> Option<A2aError> {
-    #[derive(Deserialize)]
-    struct Envelope {
-        error: Option<JsonRpcError>,
-    }
-    serde_json::from_slice::<Envelope>(bytes)
-        .ok()?
-        .error
-        .map(A2aError::from_jsonrpc_error)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -685,7 +557,6 @@ mod tests {
             let v03 = Codec::select(binding, ProtocolVersion::V0_3).unwrap();
             assert_ne!(v1, v03);
             assert_eq!((v1.binding(), v03.binding()), (binding, binding));
-            assert!(!v1.is_v0_3() && v03.is_v0_3());
         }
         assert_eq!(Codec::select(Binding::Grpc, ProtocolVersion::V0_3), None);
         assert_eq!(
@@ -694,13 +565,5 @@ mod tests {
         );
         let err = Codec::for_call(Binding::Grpc, ProtocolVersion::V0_3).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::VersionNotSupported);
-    }
-
-    #[test]
-    fn the_0_3_rest_error_is_the_jsonrpc_object_first() {
-        let body = br#"{"code":-32001,"message":"Task not found"}"#;
-        let e = Codec::HttpJsonV0_3.rest_error(body).unwrap();
-        assert_eq!(e.kind(), ErrorKind::TaskNotFound);
-        assert!(Codec::HttpJson.rest_error(body).is_none());
     }
 }

@@ -25,7 +25,7 @@
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use a2a_jsonrpc::{encode_error, encode_result, Id};
+use a2a_jsonrpc::Id;
 use a2a_sse::Encoder;
 use a2a_types::{A2aError, StreamResponse};
 use bytes::Bytes;
@@ -35,29 +35,20 @@ use http::{HeaderValue, Response};
 
 use crate::body::Body;
 use crate::keep_alive::KeepAlive;
-use a2a_wire::EVENT_STREAM_VALUE;
+use a2a_wire::{JsonCodec, EVENT_STREAM_VALUE};
 
 use crate::unwind::{panicked, poll_next_caught};
 use a2a_wire::{EventIds, EventStream};
 
-/// Which binding's frames to write.
-#[derive(Debug, Clone)]
-pub(crate) enum Framing {
-    /// JSON-RPC responses carrying this request id.
-    JsonRpc(Id),
-    /// JSON-RPC responses carrying this request id, each result in its
-    /// 0.3 form (`kind`-tagged, 0.3 spec 7.2).
-    JsonRpcV03(Id),
-    /// Bare `StreamResponse` objects.
-    Rest,
-    /// Bare `StreamResponse` objects in the 0.3 proto's ProtoJSON, errors
-    /// as the JSON-RPC error object (what the 0.3 REST clients read).
-    RestV03,
-}
-
 /// The frames of one streaming response.
 pub(crate) struct Frames {
-    framing: Framing,
+    /// The wire the frames are in: JSON-RPC responses carrying `request`
+    /// as their id, or bare `StreamResponse`s, at 1.0 or 0.3 (for 0.3's
+    /// HTTP+JSON, errors as the JSON-RPC error object the 0.3 REST
+    /// clients read).
+    codec: JsonCodec,
+    /// The JSON-RPC request's id (unused by HTTP+JSON).
+    request: Id,
     first: Option<StreamResponse>,
     events: Option<EventStream>,
     encoder: Encoder,
@@ -70,17 +61,20 @@ pub(crate) struct Frames {
 }
 
 impl Frames {
-    /// Frames for `first` (an event already taken from the stream, if
+    /// Frames in `codec`'s form (JSON-RPC responses with the id
+    /// `request`) for `first` (an event already taken from the stream, if
     /// any; its label, if it has one, is still in `ids`) followed by the
     /// rest of `events`.
     pub(crate) fn new(
-        framing: Framing,
+        codec: JsonCodec,
+        request: Id,
         first: Option<StreamResponse>,
         events: EventStream,
         ids: EventIds,
     ) -> Frames {
         Frames {
-            framing,
+            codec,
+            request,
             first,
             events: Some(events),
             encoder: Encoder::with_capacity(512),
@@ -105,16 +99,12 @@ impl Frames {
 
     fn event(&mut self, event: &StreamResponse) -> Bytes {
         let id = self.next_id();
-        let json = match &self.framing {
-            Framing::JsonRpc(id) => encode_result(id, event),
-            Framing::JsonRpcV03(id) => encode_result(id, &a2a_types::v0_3::V03(event)),
-            Framing::Rest | Framing::RestV03 => match self.rest_event(event) {
-                Ok(json) => json,
-                Err(_) => {
-                    self.events = None;
-                    return self.error(&A2aError::internal("an event could not be serialized"));
-                }
-            },
+        let json = match self.codec.encode_event(&self.request, event) {
+            Ok(json) => json,
+            Err(_) => {
+                self.events = None;
+                return self.error(&A2aError::internal("an event could not be serialized"));
+            }
         };
         // Labels were checked by `EventIds::label` and positions are
         // digits: the encoder accepts both.
@@ -124,20 +114,8 @@ impl Frames {
         self.encoder.take()
     }
 
-    /// A bare `StreamResponse`, in the 0.3 proto's form for 0.3.
-    fn rest_event(&self, event: &StreamResponse) -> Result<Vec<u8>, a2a_types::json::Error> {
-        match self.framing {
-            Framing::RestV03 => a2a_types::v0_3::event_to_rest(event),
-            _ => a2a_types::json::to_vec(event),
-        }
-    }
-
     fn error(&mut self, error: &A2aError) -> Bytes {
-        let json = match &self.framing {
-            Framing::JsonRpc(id) | Framing::JsonRpcV03(id) => encode_error(id, error),
-            Framing::Rest => a2a_types::json::to_vec(&error.to_status()).unwrap_or_default(),
-            Framing::RestV03 => a2a_types::v0_3::error_to_rest(error),
-        };
+        let json = self.codec.encode_error(&self.request, error);
         if self.encoder.event(Some("error"), None, &json).is_err() {
             self.encoder.data(&json);
         }
@@ -225,13 +203,13 @@ mod tests {
     }
 
     /// The `id:` line of each frame (`None` when it has none).
-    fn ids_of(framing: Framing, items: Vec<(Option<&'static str>, Item)>) -> Vec<Option<String>> {
+    fn ids_of(codec: JsonCodec, items: Vec<(Option<&'static str>, Item)>) -> Vec<Option<String>> {
         let ids = EventIds::new();
         let stream = Labelled {
             items: items.into(),
             ids: ids.clone(),
         };
-        let mut frames = Frames::new(framing, None, Box::pin(stream), ids);
+        let mut frames = Frames::new(codec, Id::number(1), None, Box::pin(stream), ids);
         let mut cx = Context::from_waker(Waker::noop());
         let mut out = Vec::new();
         while let Poll::Ready(Some(frame)) = Pin::new(&mut frames).poll_next(&mut cx) {
@@ -251,14 +229,14 @@ mod tests {
 
     #[test]
     fn unlabelled_frames_are_numbered_from_one() {
-        for framing in [Framing::Rest, Framing::JsonRpc(Id::number(1))] {
+        for codec in [JsonCodec::HttpJson, JsonCodec::JsonRpc] {
             let items = vec![
                 (None, status(TaskState::Working)),
                 (None, status(TaskState::Working)),
                 (None, status(TaskState::Completed)),
             ];
             let want = ["1", "2", "3"].map(|s| Some(s.to_owned()));
-            assert_eq!(ids_of(framing, items), want);
+            assert_eq!(ids_of(codec, items), want);
         }
     }
 
@@ -270,7 +248,7 @@ mod tests {
             (None, status(TaskState::Working)),
             (Some("10"), status(TaskState::Completed)),
         ];
-        let got = ids_of(Framing::Rest, items);
+        let got = ids_of(JsonCodec::HttpJson, items);
         assert_eq!(
             got,
             vec![Some("7".into()), Some("9".into()), None, Some("10".into())]
@@ -283,7 +261,10 @@ mod tests {
             (None, status(TaskState::Working)),
             (Some("5"), Err(A2aError::task_not_found("t"))),
         ];
-        assert_eq!(ids_of(Framing::Rest, items), vec![Some("1".into()), None]);
+        assert_eq!(
+            ids_of(JsonCodec::HttpJson, items),
+            vec![Some("1".into()), None]
+        );
     }
 
     #[test]
@@ -295,7 +276,13 @@ mod tests {
             ids: ids.clone(),
         };
         let first = status(TaskState::Working).unwrap();
-        let mut frames = Frames::new(Framing::Rest, Some(first), Box::pin(rest), ids);
+        let mut frames = Frames::new(
+            JsonCodec::HttpJson,
+            Id::Null,
+            Some(first),
+            Box::pin(rest),
+            ids,
+        );
         let mut cx = Context::from_waker(Waker::noop());
         let mut got = Vec::new();
         while let Poll::Ready(Some(frame)) = Pin::new(&mut frames).poll_next(&mut cx) {

@@ -54,8 +54,8 @@
 //!   body that does not decode) stay JSON: the method is not known yet.
 
 use a2a_jsonrpc::{
-    decode_request, encode_batch, encode_error, encode_result, is_batch, peek_id, split_batch,
-    BatchLimits, DecodeConfig, Id, MethodTable,
+    decode_request, encode_batch, encode_error, is_batch, peek_id, split_batch, BatchLimits,
+    DecodeConfig, Id,
 };
 use a2a_types::{A2aError, A2aRequest, ErrorKind};
 use bytes::Bytes;
@@ -64,12 +64,12 @@ use http::request::Parts;
 use http::{HeaderValue, Method, Response, StatusCode};
 
 use crate::body::Body;
-use crate::frames::{sse_response, Frames, Framing};
+use crate::frames::{sse_response, Frames};
 use crate::keep_alive::KeepAlive;
 use crate::pipeline::{query_error, status_of, Answer, CallHead, Framed};
 use a2a_wire::http_json::{QueryError, QueryParams};
 use a2a_wire::service_params::ProtocolVersion;
-use a2a_wire::{check_json_content_type, APPLICATION_JSON_VALUE};
+use a2a_wire::{check_json_content_type, Binding, JsonCodec, APPLICATION_JSON_VALUE};
 
 /// A request to the JSON-RPC endpoint, past the transport checks.
 pub(crate) struct JsonRpcCall<'a> {
@@ -186,7 +186,7 @@ fn decode_into(
     let mut config = DecodeConfig::default();
     // A 0.3 caller names 0.3 methods with 0.3 params (spec 3.6.2); its
     // `tasks/list` is then MethodNotFound, as 0.3 has none.
-    config.methods = methods_of(version);
+    config.methods = *JsonCodec::answering(Binding::JsonRpc, Some(version)).method_table();
     // The body is within the server's limit; REQUIRED fields are the
     // pipeline's to check.
     config.max_request_size = usize::MAX;
@@ -224,26 +224,17 @@ impl<'a> Framed<'a> for JsonRpcCall<'a> {
         if self.notification {
             return no_content();
         }
-        let v03 = version == Some(ProtocolVersion::V0_3);
+        let codec = JsonCodec::answering(Binding::JsonRpc, version);
         match answer {
             Ok(Answer::Unary(reply)) => {
-                json_response(StatusCode::OK, encode_reply(&self.id, &reply, v03))
+                json_response(StatusCode::OK, encode_reply(codec, &self.id, &reply))
             }
             Ok(Answer::Stream { first, rest, ids }) => sse_response(
-                Body::stream(Frames::new(
-                    if v03 {
-                        Framing::JsonRpcV03(self.id)
-                    } else {
-                        Framing::JsonRpc(self.id)
-                    },
-                    Some(first),
-                    rest,
-                    ids,
-                )),
+                Body::stream(Frames::new(codec, self.id, Some(first), rest, ids)),
                 self.keep_alive,
             ),
             Ok(Answer::EmptyStream) => sse_response(Body::empty(), None),
-            Err(err) if v03 && self.streaming => {
+            Err(err) if codec.errors_in_stream() && self.streaming => {
                 let mut encoder = a2a_sse::Encoder::with_capacity(256);
                 encoder.data(&encode_error(&self.id, &err));
                 sse_response(Body::from(encoder.take()), None)
@@ -325,9 +316,11 @@ impl BatchElement<'_> {
             return None;
         }
         Some(match answer {
-            Ok(Answer::Unary(reply)) => {
-                encode_reply(&self.id, &reply, version == ProtocolVersion::V0_3)
-            }
+            Ok(Answer::Unary(reply)) => encode_reply(
+                JsonCodec::answering(Binding::JsonRpc, Some(version)),
+                &self.id,
+                &reply,
+            ),
             Ok(_) => encode_error(
                 &self.id,
                 &A2aError::internal("a streaming answer in a batch"),
@@ -337,23 +330,12 @@ impl BatchElement<'_> {
     }
 }
 
-/// The method table a caller of `version` names its methods by.
-fn methods_of(version: ProtocolVersion) -> MethodTable {
-    if version == ProtocolVersion::V0_3 {
-        MethodTable::V0_3
-    } else {
-        MethodTable::V1
-    }
-}
-
 /// A unary result in the caller's form: 0.3 (`kind`-tagged, 0.3 spec 7)
-/// or 1.0 ProtoJSON.
-fn encode_reply(id: &Id, reply: &a2a_types::Reply, v03: bool) -> Vec<u8> {
-    if v03 {
-        encode_result(id, &a2a_types::v0_3::ReplyV03(reply))
-    } else {
-        encode_result(id, reply)
-    }
+/// or 1.0 ProtoJSON. JSON-RPC results always encode.
+fn encode_reply(codec: JsonCodec, id: &Id, reply: &a2a_types::Reply) -> Vec<u8> {
+    codec
+        .encode_reply(id, reply)
+        .unwrap_or_else(|e| encode_error(id, &e))
 }
 
 /// The answer to a notification, or to a batch of them: no body

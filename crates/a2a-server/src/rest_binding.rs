@@ -67,13 +67,14 @@ use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
 
 use crate::body::Body;
-use crate::frames::{sse_response, Frames, Framing};
+use crate::frames::{sse_response, Frames};
 use crate::keep_alive::KeepAlive;
 use crate::pipeline::{query_error, status_of, Answer, CallHead, Framed};
+use a2a_jsonrpc::Id;
 use a2a_wire::http_json::{QueryError, QueryParams};
 use a2a_wire::http_json::{QueryField, QueryKind, RequestBody, RouteError, RouteMatch, Router};
 use a2a_wire::service_params::ProtocolVersion;
-use a2a_wire::{check_json_content_type, response_json_type};
+use a2a_wire::{check_json_content_type, response_json_type, Binding, JsonCodec};
 
 /// The route tables the server reads, by version.
 #[derive(Debug, Clone, Copy)]
@@ -132,15 +133,16 @@ pub(crate) fn frame<'a>(
         (_, Some(ProtocolVersion::V1_1)) => (routers.v1_0, ProtocolVersion::V1_1),
         _ => (routers.v1_0, ProtocolVersion::V1_0),
     };
+    let codec = JsonCodec::answering(Binding::HttpJson, Some(version));
     let matched = match router.match_route(&head.method, head.uri.path()) {
         Ok(m) => m,
-        Err(e) => return Err(route_error(head, e, challenges, version)),
+        Err(e) => return Err(route_error(head, e, challenges, codec)),
     };
     let query = match query {
         Ok(q) => q,
         Err(e) => {
             let (err, status) = query_error(e);
-            return Err(error_in(head, &err, status, challenges, version));
+            return Err(error_in(head, &err, status, challenges, codec));
         }
     };
     if matched.route.method() == Method::POST && !is_blank(body) {
@@ -151,7 +153,7 @@ pub(crate) fn frame<'a>(
                 &err,
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 challenges,
-                version,
+                codec,
             ));
         }
     }
@@ -184,7 +186,10 @@ impl<'a> Framed<'a> for RestCall<'a> {
         let route = self.matched.route;
         let op = route.operation();
         let mut request = match route.body() {
-            RequestBody::Message => read_body(op, self.body, self.options.max_body_size, version)?,
+            RequestBody::Message => {
+                let codec = JsonCodec::answering(Binding::HttpJson, Some(version));
+                read_body(op, self.body, self.options.max_body_size, codec)?
+            }
             RequestBody::None => read_query(op, route.query_fields(), self.query)?,
         };
         for (param, field) in route.path_fields() {
@@ -207,27 +212,12 @@ impl<'a> Framed<'a> for RestCall<'a> {
         version: Option<ProtocolVersion>,
     ) -> Response<Body> {
         // Refused before negotiation: the form of the table that matched.
-        let v03 = version.unwrap_or(self.version) == ProtocolVersion::V0_3;
-        let version = if v03 {
-            ProtocolVersion::V0_3
-        } else {
-            ProtocolVersion::V1_0
-        };
-        let encoded = |reply: &a2a_types::Reply| {
-            if v03 {
-                a2a_types::v0_3::reply_to_rest(reply)
-            } else {
-                a2a_types::json::to_vec(reply)
-            }
-        };
+        let codec = JsonCodec::answering(Binding::HttpJson, Some(version.unwrap_or(self.version)));
         match answer {
-            Ok(Answer::Unary(reply)) => match encoded(&reply) {
+            Ok(Answer::Unary(reply)) => match codec.encode_reply(&Id::Null, &reply) {
                 Ok(json) => {
                     let card = matches!(reply, a2a_types::Reply::GetExtendedAgentCard(_));
-                    let mut resp = json_response(self.head, StatusCode::OK, json);
-                    if v03 {
-                        v03_media_type(&mut resp);
-                    }
+                    let mut resp = json_response(self.head, StatusCode::OK, json, codec);
                     if card {
                         crate::card::cache_extended_card(
                             &mut resp,
@@ -237,19 +227,14 @@ impl<'a> Framed<'a> for RestCall<'a> {
                     }
                     resp
                 }
-                Err(e) => {
-                    let err =
-                        A2aError::internal(format!("the result could not be serialized: {e}"));
-                    error_in(self.head, &err, status_of(&err), self.challenges, version)
-                }
+                Err(err) => error_in(self.head, &err, status_of(&err), self.challenges, codec),
             },
             Ok(Answer::Stream { first, rest, ids }) => {
-                let framing = if v03 { Framing::RestV03 } else { Framing::Rest };
-                let frames = Frames::new(framing, Some(first), rest, ids);
+                let frames = Frames::new(codec, Id::Null, Some(first), rest, ids);
                 sse_response(Body::stream(frames), self.options.keep_alive)
             }
             Ok(Answer::EmptyStream) => sse_response(Body::empty(), None),
-            Err(err) => error_in(self.head, &err, status_of(&err), self.challenges, version),
+            Err(err) => error_in(self.head, &err, status_of(&err), self.challenges, codec),
         }
     }
 }
@@ -259,7 +244,7 @@ fn route_error(
     head: &Parts,
     e: RouteError,
     challenges: &[HeaderValue],
-    version: ProtocolVersion,
+    codec: JsonCodec,
 ) -> Response<Body> {
     let (err, status) = match &e {
         RouteError::PathTooLong { .. } => (
@@ -294,7 +279,7 @@ fn route_error(
             StatusCode::BAD_REQUEST,
         ),
     };
-    let mut resp = error_in(head, &err, status, challenges, version);
+    let mut resp = error_in(head, &err, status, challenges, codec);
     if let RouteError::MethodNotAllowed { allowed } = e {
         resp.headers_mut().insert(ALLOW, allowed.header_value());
     }
@@ -343,7 +328,7 @@ pub(crate) fn error_response(
         br#"{"error":{"code":500,"status":"INTERNAL","message":"the error could not be serialized"}}"#
             .to_vec()
     });
-    let mut resp = json_response(head, status, json);
+    let mut resp = json_response(head, status, json, JsonCodec::HttpJson);
     crate::pipeline::write_retry_after(&mut resp, err);
     if status == StatusCode::UNAUTHORIZED {
         for challenge in challenges {
@@ -354,21 +339,20 @@ pub(crate) fn error_response(
     resp
 }
 
-/// An error response in the form of `version`: a `google.rpc.Status`
-/// body for 1.0, the JSON-RPC error object for 0.3 (what the 0.3
-/// JavaScript client maps by `code`), both with `status`.
+/// An error response in `codec`'s form: a `google.rpc.Status` body for
+/// 1.0, the JSON-RPC error object for 0.3 (what the 0.3 JavaScript client
+/// maps by `code`), both with `status`.
 fn error_in(
     head: &Parts,
     err: &A2aError,
     status: StatusCode,
     challenges: &[HeaderValue],
-    version: ProtocolVersion,
+    codec: JsonCodec,
 ) -> Response<Body> {
-    if version != ProtocolVersion::V0_3 {
+    if codec == JsonCodec::HttpJson {
         return error_response(head, err, status, challenges);
     }
-    let mut resp = json_response(head, status, a2a_types::v0_3::error_to_rest(err));
-    v03_media_type(&mut resp);
+    let mut resp = json_response(head, status, codec.encode_error(&Id::Null, err), codec);
     crate::pipeline::write_retry_after(&mut resp, err);
     if status == StatusCode::UNAUTHORIZED {
         for challenge in challenges {
@@ -379,18 +363,22 @@ fn error_in(
     resp
 }
 
-/// 0.3 knows no `application/a2a+json`: its REST answers are
-/// `application/json` (0.3 spec 3.2.3).
-fn v03_media_type(resp: &mut Response<Body>) {
-    resp.headers_mut()
-        .insert(CONTENT_TYPE, a2a_wire::APPLICATION_JSON_VALUE);
-}
-
-fn json_response(head: &Parts, status: StatusCode, json: Vec<u8>) -> Response<Body> {
+/// A JSON response in `codec`'s media type: 1.0's the one the caller's
+/// `Accept` picks (spec 11.2), 0.3's `application/json`, the one it knows
+/// (0.3 spec 3.2.3).
+fn json_response(
+    head: &Parts,
+    status: StatusCode,
+    json: Vec<u8>,
+    codec: JsonCodec,
+) -> Response<Body> {
     let mut resp = Response::new(Body::from(json));
     *resp.status_mut() = status;
-    resp.headers_mut()
-        .insert(CONTENT_TYPE, response_json_type(&head.headers));
+    let content_type = match codec {
+        JsonCodec::HttpJson => response_json_type(&head.headers),
+        _ => HeaderValue::from_static(codec.media_type()),
+    };
+    resp.headers_mut().insert(CONTENT_TYPE, content_type);
     resp
 }
 
@@ -399,24 +387,20 @@ fn is_blank(body: &[u8]) -> bool {
         .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
 }
 
-/// The request message of `op` from the body, in the form of `version`;
+/// The request message of `op` from the body, in `codec`'s form;
 /// the empty request when the body is blank, so `POST /tasks/{id}:cancel`
 /// needs none.
 fn read_body(
     op: Operation,
     body: &[u8],
     max: usize,
-    version: ProtocolVersion,
+    codec: JsonCodec,
 ) -> Result<A2aRequest, A2aError> {
     if is_blank(body) {
         return Ok(A2aRequest::empty(op));
     }
     let limits = DecodeLimits::new().with_max_input_bytes(max);
-    let decoded = if version == ProtocolVersion::V0_3 {
-        a2a_types::v0_3::request_from_rest(op, body, &limits)
-    } else {
-        A2aRequest::from_json(op, body, &limits)
-    };
+    let decoded = codec.decode_request_body(op, body, &limits);
     decoded.map_err(|e| {
         // The typed decoder stops at the first type error, which can come
         // before a syntax error (`[1,2`): malformed JSON is JSONParseError

@@ -34,6 +34,7 @@
 #![deny(missing_docs)]
 #![allow(rustdoc::redundant_explicit_links)] // module pages name targets from the crate root
 mod binding;
+mod codec;
 mod extensions;
 mod failure;
 #[cfg(feature = "grpc")]
@@ -180,6 +181,7 @@ pub mod service_params {
 }
 
 pub use binding::Binding;
+pub use codec::JsonCodec;
 pub use failure::ClientFailure;
 pub use http_client::{
     next_chunk, read_body, BodyChunk, HttpClient, HttpError, ReadBody, ResponseBody,
