@@ -37,7 +37,7 @@ use http::{HeaderMap, HeaderValue, Method, Uri, Version};
 use crate::client_error::{invalid_response, with_challenges, ClientFailure};
 use a2a_wire::grpc::{
     encode_frame, encode_timeout, is_grpc_content_type, method_path, read_status, FrameDecoder,
-    FrameError, GrpcStatus, GRPC_PROTO_CONTENT_TYPE, GRPC_STATUS, GRPC_TIMEOUT,
+    GrpcError, GrpcStatus, GRPC_PROTO_CONTENT_TYPE, GRPC_STATUS, GRPC_TIMEOUT,
 };
 use a2a_wire::{next_chunk, ResponseBody};
 
@@ -177,9 +177,9 @@ fn outcome(trailers: Option<&HeaderMap>) -> Result<(), A2aError> {
 }
 
 /// A frame error of a response as the client's error.
-fn frame_error(e: &FrameError, max: usize) -> A2aError {
+fn frame_error(e: &GrpcError, max: usize) -> A2aError {
     match e {
-        FrameError::TooLarge { .. } => ClientFailure::ResponseTooLarge
+        GrpcError::TooLarge { .. } => ClientFailure::ResponseTooLarge
             .error(format!("a gRPC message exceeds the limit of {max} bytes")),
         other => invalid_response(&format!("gRPC framing: {other}")),
     }
@@ -221,9 +221,9 @@ pub(crate) async fn read_unary(
     outcome(body.trailers())?;
     decoder.finish().map_err(|e| frame_error(&e, max))?;
     if too_many {
-        return Err(frame_error(&FrameError::TooMany, max));
+        return Err(frame_error(&GrpcError::TooMany, max));
     }
-    let message = message.ok_or_else(|| frame_error(&FrameError::Missing, max))?;
+    let message = message.ok_or_else(|| frame_error(&GrpcError::Missing, max))?;
     decode_reply(op, &message, max)
 }
 

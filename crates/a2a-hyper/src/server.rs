@@ -647,7 +647,7 @@ fn is_grpc<B>(request: &Request<B>) -> bool {
 /// the head (gRPC needs HTTP/2's trailers; over HTTP/1.1 an answer would
 /// lose its status). The body is not read, so the connection closes.
 fn refuse_http1_grpc(version: Version) -> http::Response<a2a_transport::Body> {
-    let mut response = a2a_transport::grpc::HeadError::HttpVersion(version)
+    let mut response = a2a_transport::grpc::GrpcError::HttpVersion(version)
         .to_response()
         .map(|()| a2a_transport::Body::empty());
     response.headers_mut().insert(

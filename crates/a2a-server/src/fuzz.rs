@@ -36,7 +36,7 @@ use crate::tower::TowerService;
 use a2a_wire::{A2aService, BoxFuture, CallContext, EventStream};
 
 use a2a_wire::grpc::{
-    decode_unary, encode_frame, read_status, FrameDecoder, FrameError, GRPC_STATUS,
+    decode_unary, encode_frame, read_status, FrameDecoder, GrpcError, GRPC_STATUS,
     GRPC_STATUS_DETAILS,
 };
 
@@ -304,7 +304,7 @@ pub fn fuzz_server(data: &[u8]) {
 fn run(
     limit: usize,
     pieces: &mut dyn Iterator<Item = &[u8]>,
-) -> (Vec<Bytes>, Result<(), FrameError>) {
+) -> (Vec<Bytes>, Result<(), GrpcError>) {
     let mut decoder = FrameDecoder::new(limit);
     let mut messages = Vec::new();
     for piece in pieces {

@@ -16,7 +16,7 @@
 //!   415 above (the request is not a gRPC call, so it gets an HTTP
 //!   answer, still with `grpc-status` for gRPC clients). The host
 //!   answers a call over HTTP/1.x 505 the same way
-//!   ([`HeadError::HttpVersion`](a2a_wire::grpc::HeadError::HttpVersion)): gRPC
+//!   ([`GrpcError::HttpVersion`](a2a_wire::grpc::GrpcError::HttpVersion)): gRPC
 //!   needs HTTP/2's trailers, and only the host knows the version.
 //! - **Status codes** come from the error table's gRPC column (spec 5.4,
 //!   10.6) for every A2A error, with `grpc-status-details-bin` (the
@@ -63,7 +63,7 @@ use crate::pipeline::{only_1_0, Answer, CallHead, Framed};
 use crate::unwind::{panicked, poll_next_caught};
 use a2a_wire::grpc::{
     check_request_head, decode_unary, encode_frame, error_response, ok_trailers, request_timeout,
-    response_head, status_fields, HeadError, SERVICE_NAME,
+    response_head, status_fields, GrpcError, SERVICE_NAME,
 };
 use a2a_wire::EventStream;
 use a2a_wire::ProtocolVersion;
@@ -201,7 +201,7 @@ fn trailers_only(code: GrpcCode, err: &A2aError, challenges: &[HeaderValue]) -> 
 }
 
 /// The answer to a request refused on its head.
-fn refused(e: &HeadError) -> Response<Body> {
+fn refused(e: &GrpcError) -> Response<Body> {
     e.to_response().map(|()| Body::empty())
 }
 

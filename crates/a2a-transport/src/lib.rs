@@ -230,7 +230,24 @@ pub use a2a_push as push;
 pub use a2a_push::webhook;
 pub use a2a_server as server;
 pub use a2a_server::{metrics, rate_limit};
-pub use a2a_wire::{grpc, http_json, service_params, trace};
+pub use a2a_wire::{http_json, service_params, trace};
+
+pub mod grpc {
+    //! [`a2a_wire::grpc`], the gRPC binding's wire format, with the names
+    //! its errors had before they became one type, [`GrpcError`], kept
+    //! for one release.
+    pub use a2a_wire::grpc::*;
+
+    /// The request head's errors are [`GrpcError`]'s head variants.
+    #[deprecated(note = "use a2a_wire::grpc::GrpcError: the gRPC wire has one error type")]
+    pub type HeadError = GrpcError;
+    /// The framing errors are [`GrpcError`]'s frame variants.
+    #[deprecated(note = "use a2a_wire::grpc::GrpcError: the gRPC wire has one error type")]
+    pub type FrameError = GrpcError;
+    /// A `grpc-timeout` that does not read is [`GrpcError::Timeout`].
+    #[deprecated(note = "use a2a_wire::grpc::GrpcError: the gRPC wire has one error type")]
+    pub type TimeoutError = GrpcError;
+}
 
 #[cfg(feature = "testing")]
 pub mod fuzz {

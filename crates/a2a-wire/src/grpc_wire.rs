@@ -79,10 +79,16 @@ pub fn is_grpc_content_type(value: &HeaderValue) -> bool {
 // ---------------------------------------------------------------------------
 // The request head.
 
-/// Why a request head is not a gRPC call of this service.
+/// Why a gRPC call could not be read (spec 10): its request head is not a
+/// call of this service, its stream of framed messages is malformed, or
+/// its `grpc-timeout` does not read. One type for the binding's wire, so
+/// that a host matches one enum; each variant says the answer it gets
+/// ([`http_status`](GrpcError::http_status),
+/// [`grpc_code`](GrpcError::grpc_code)).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum HeadError {
+pub enum GrpcError {
+    // The request head ([`check_request_head`]).
     /// Not `POST` (HTTP 405, `Allow: POST`).
     #[error("gRPC calls are POST requests, not {0}")]
     Method(Method),
@@ -105,111 +111,8 @@ pub enum HeadError {
     /// callers and tests need not say HTTP/2.
     #[error("gRPC needs HTTP/2 (its trailers carry the call's status), not {0:?}")]
     HttpVersion(Version),
-}
 
-impl HeadError {
-    /// The HTTP status of the answer: 405, 415 and 505 for requests that
-    /// are not gRPC, 200 (a trailers-only gRPC error) otherwise.
-    pub fn http_status(&self) -> StatusCode {
-        match self {
-            HeadError::Method(_) => StatusCode::METHOD_NOT_ALLOWED,
-            HeadError::ContentType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            HeadError::HttpVersion(_) => StatusCode::HTTP_VERSION_NOT_SUPPORTED,
-            _ => StatusCode::OK,
-        }
-    }
-
-    /// The gRPC status of the answer.
-    pub fn grpc_code(&self) -> GrpcCode {
-        match self {
-            HeadError::Method(_) | HeadError::UnknownMethod(_) | HeadError::Encoding(_) => {
-                GrpcCode::UNIMPLEMENTED
-            }
-            HeadError::ContentType | HeadError::HttpVersion(_) => GrpcCode::INTERNAL,
-        }
-    }
-
-    /// The A2A error carried in the answer's details: `MethodNotFoundError`
-    /// for an unknown method, `ContentTypeNotSupportedError` for a content
-    /// type, `InvalidRequestError` otherwise.
-    pub fn to_a2a_error(&self) -> A2aError {
-        let kind = match self {
-            HeadError::UnknownMethod(_) => ErrorKind::MethodNotFound,
-            HeadError::ContentType => ErrorKind::ContentTypeNotSupported,
-            _ => ErrorKind::InvalidRequest,
-        };
-        A2aError::new(kind, self.to_string())
-    }
-
-    /// The whole answer: a trailers-only gRPC error (with
-    /// `grpc-accept-encoding` for an encoding), or 405/415.
-    pub fn to_response(&self) -> Response<()> {
-        let mut response = error_response(self.grpc_code(), &self.to_a2a_error());
-        *response.status_mut() = self.http_status();
-        let headers = response.headers_mut();
-        match self {
-            HeadError::Method(_) => {
-                headers.insert(http::header::ALLOW, HeaderValue::from_static("POST"));
-            }
-            HeadError::Encoding(_) => {
-                headers.insert(GRPC_ACCEPT_ENCODING, HeaderValue::from_static("identity"));
-            }
-            _ => {}
-        }
-        response
-    }
-}
-
-/// Checks the head of a gRPC request and names its operation: `POST`, a
-/// gRPC protobuf content type, a method of the service, no compression.
-pub fn check_request_head(
-    method: &Method,
-    path: &str,
-    headers: &HeaderMap,
-) -> Result<Operation, HeadError> {
-    if method != Method::POST {
-        return Err(HeadError::Method(method.clone()));
-    }
-    if !headers.get(CONTENT_TYPE).is_some_and(is_grpc_content_type) {
-        return Err(HeadError::ContentType);
-    }
-    let operation =
-        operation_of_path(path).ok_or_else(|| HeadError::UnknownMethod(path.to_owned()))?;
-    if let Some(encoding) = headers.get(GRPC_ENCODING) {
-        let text = String::from_utf8_lossy(encoding.as_bytes()).into_owned();
-        if !text.trim().eq_ignore_ascii_case("identity") {
-            return Err(HeadError::Encoding(text));
-        }
-    }
-    Ok(operation)
-}
-
-// ---------------------------------------------------------------------------
-// Messages.
-
-/// One message with its 5-byte prefix (not compressed). A message of
-/// 4 GiB or more has no prefix ([`FrameError::TooLarge`]).
-pub fn encode_frame(message: &[u8]) -> Result<Bytes, FrameError> {
-    let len = u32::try_from(message.len()).map_err(|_| FrameError::TooLarge {
-        len: message.len() as u64,
-        limit: u32::MAX as usize,
-    })?;
-    let mut out = BytesMut::with_capacity(PREFIX_LEN + message.len());
-    out.extend_from_slice(&[0]);
-    out.extend_from_slice(&len.to_be_bytes());
-    out.extend_from_slice(message);
-    Ok(out.freeze())
-}
-
-/// A value's protobuf bytes as one framed message.
-pub fn encode_message<T: Protobuf>(value: &T) -> Result<Bytes, FrameError> {
-    encode_frame(&a2a_proto::encode(value))
-}
-
-/// Why a stream of framed messages could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum FrameError {
+    // Framed messages ([`FrameDecoder`], [`decode_unary`]).
     /// A message longer than the limit (`RESOURCE_EXHAUSTED`), refused on
     /// its prefix, before its bytes are buffered.
     #[error("message of {len} bytes is over the limit of {limit} bytes")]
@@ -242,23 +145,115 @@ pub enum FrameError {
     /// (`INTERNAL`).
     #[error("more than one message where one was expected")]
     TooMany,
+
+    // `grpc-timeout` ([`parse_timeout`]).
+    /// A `grpc-timeout` that is not 1 to 8 digits and a unit.
+    #[error("grpc-timeout must be 1 to 8 digits and a unit (H, M, S, m, u or n)")]
+    Timeout,
 }
 
-impl FrameError {
-    /// The gRPC status of this error: `RESOURCE_EXHAUSTED` for a message
-    /// over the limit, `INTERNAL` (a protocol violation) otherwise.
+impl GrpcError {
+    /// The HTTP status of the answer: 405, 415 and 505 for requests that
+    /// are not gRPC, 200 (a trailers-only gRPC error) otherwise.
+    pub fn http_status(&self) -> StatusCode {
+        match self {
+            GrpcError::Method(_) => StatusCode::METHOD_NOT_ALLOWED,
+            GrpcError::ContentType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            GrpcError::HttpVersion(_) => StatusCode::HTTP_VERSION_NOT_SUPPORTED,
+            _ => StatusCode::OK,
+        }
+    }
+
+    /// The gRPC status of the answer: `UNIMPLEMENTED` for a method or
+    /// encoding this service does not have, `RESOURCE_EXHAUSTED` for a
+    /// message over the limit, `INTERNAL` (a protocol violation)
+    /// otherwise.
     pub fn grpc_code(&self) -> GrpcCode {
         match self {
-            FrameError::TooLarge { .. } => GrpcCode::RESOURCE_EXHAUSTED,
+            GrpcError::Method(_) | GrpcError::UnknownMethod(_) | GrpcError::Encoding(_) => {
+                GrpcCode::UNIMPLEMENTED
+            }
+            GrpcError::TooLarge { .. } => GrpcCode::RESOURCE_EXHAUSTED,
             _ => GrpcCode::INTERNAL,
         }
     }
 
-    /// The A2A error carried in the details: `InvalidRequestError`, as a
-    /// body over the limit is on the other bindings.
+    /// The A2A error carried in the answer's details: `MethodNotFoundError`
+    /// for an unknown method, `ContentTypeNotSupportedError` for a content
+    /// type, `InvalidRequestError` otherwise (a body over the limit
+    /// included, as on the other bindings).
     pub fn to_a2a_error(&self) -> A2aError {
-        A2aError::new(ErrorKind::InvalidRequest, self.to_string())
+        let kind = match self {
+            GrpcError::UnknownMethod(_) => ErrorKind::MethodNotFound,
+            GrpcError::ContentType => ErrorKind::ContentTypeNotSupported,
+            _ => ErrorKind::InvalidRequest,
+        };
+        A2aError::new(kind, self.to_string())
     }
+
+    /// The whole answer: a trailers-only gRPC error (with
+    /// `grpc-accept-encoding` for an encoding), or 405/415.
+    pub fn to_response(&self) -> Response<()> {
+        let mut response = error_response(self.grpc_code(), &self.to_a2a_error());
+        *response.status_mut() = self.http_status();
+        let headers = response.headers_mut();
+        match self {
+            GrpcError::Method(_) => {
+                headers.insert(http::header::ALLOW, HeaderValue::from_static("POST"));
+            }
+            GrpcError::Encoding(_) => {
+                headers.insert(GRPC_ACCEPT_ENCODING, HeaderValue::from_static("identity"));
+            }
+            _ => {}
+        }
+        response
+    }
+}
+
+/// Checks the head of a gRPC request and names its operation: `POST`, a
+/// gRPC protobuf content type, a method of the service, no compression.
+pub fn check_request_head(
+    method: &Method,
+    path: &str,
+    headers: &HeaderMap,
+) -> Result<Operation, GrpcError> {
+    if method != Method::POST {
+        return Err(GrpcError::Method(method.clone()));
+    }
+    if !headers.get(CONTENT_TYPE).is_some_and(is_grpc_content_type) {
+        return Err(GrpcError::ContentType);
+    }
+    let operation =
+        operation_of_path(path).ok_or_else(|| GrpcError::UnknownMethod(path.to_owned()))?;
+    if let Some(encoding) = headers.get(GRPC_ENCODING) {
+        let text = String::from_utf8_lossy(encoding.as_bytes()).into_owned();
+        if !text.trim().eq_ignore_ascii_case("identity") {
+            return Err(GrpcError::Encoding(text));
+        }
+    }
+    Ok(operation)
+}
+
+// ---------------------------------------------------------------------------
+// Messages.
+
+/// One message with its 5-byte prefix (not compressed). A message of
+/// 4 GiB or more has no prefix ([`GrpcError::TooLarge`]).
+pub fn encode_frame(message: &[u8]) -> Result<Bytes, GrpcError> {
+    let len = u32::try_from(message.len()).map_err(|_| GrpcError::TooLarge {
+        len: message.len() as u64,
+        limit: u32::MAX as usize,
+    })?;
+    let mut out = BytesMut::with_capacity(PREFIX_LEN + message.len());
+    out.extend_from_slice(&[0]);
+    out.extend_from_slice(&len.to_be_bytes());
+    out.extend_from_slice(message);
+    Ok(out.freeze())
+}
+
+/// A value's protobuf bytes as one framed message.
+pub fn encode_message<T: Protobuf>(value: &T) -> Result<Bytes, GrpcError> {
+    encode_frame(&a2a_proto::encode(value))
 }
 
 /// A push decoder of framed messages: feed it the body's chunks as they
@@ -273,7 +268,7 @@ impl FrameError {
 pub struct FrameDecoder {
     buffer: BytesMut,
     max_message_size: usize,
-    failed: Option<FrameError>,
+    failed: Option<GrpcError>,
 }
 
 impl Default for FrameDecoder {
@@ -300,7 +295,7 @@ impl FrameDecoder {
     }
 
     /// The next whole message, `Ok(None)` when more input is needed.
-    pub fn next_message(&mut self) -> Result<Option<Bytes>, FrameError> {
+    pub fn next_message(&mut self) -> Result<Option<Bytes>, GrpcError> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
@@ -310,13 +305,13 @@ impl FrameDecoder {
         let flag = prefix[0];
         let len = u32::from_be_bytes([prefix[1], prefix[2], prefix[3], prefix[4]]);
         let error = match flag {
-            0 if u64::from(len) > self.max_message_size as u64 => Some(FrameError::TooLarge {
+            0 if u64::from(len) > self.max_message_size as u64 => Some(GrpcError::TooLarge {
                 len: u64::from(len),
                 limit: self.max_message_size,
             }),
             0 => None,
-            1 => Some(FrameError::Compressed),
-            other => Some(FrameError::InvalidFlag(other)),
+            1 => Some(GrpcError::Compressed),
+            other => Some(GrpcError::InvalidFlag(other)),
         };
         if let Some(e) = error {
             self.buffer.clear();
@@ -332,13 +327,13 @@ impl FrameDecoder {
     }
 
     /// The end of the body: an error if it stopped inside a message.
-    pub fn finish(&self) -> Result<(), FrameError> {
+    pub fn finish(&self) -> Result<(), GrpcError> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
         match self.buffer.len() {
             0 => Ok(()),
-            have if have < PREFIX_LEN => Err(FrameError::Truncated {
+            have if have < PREFIX_LEN => Err(GrpcError::Truncated {
                 have,
                 want: PREFIX_LEN,
             }),
@@ -349,7 +344,7 @@ impl FrameDecoder {
                     self.buffer[3],
                     self.buffer[4],
                 ]) as usize;
-                Err(FrameError::Truncated {
+                Err(GrpcError::Truncated {
                     have,
                     want: PREFIX_LEN + len,
                 })
@@ -360,17 +355,17 @@ impl FrameDecoder {
 
 /// The one message of a whole unary body (a request, or a unary
 /// response): exactly one frame, up to `max_message_size` bytes.
-pub fn decode_unary(body: &[u8], max_message_size: usize) -> Result<Bytes, FrameError> {
+pub fn decode_unary(body: &[u8], max_message_size: usize) -> Result<Bytes, GrpcError> {
     let mut decoder = FrameDecoder::new(max_message_size);
     decoder.push(body);
     let first = decoder
         .next_message()?
         .ok_or_else(|| match decoder.finish() {
             Err(e) => e,
-            Ok(()) => FrameError::Missing,
+            Ok(()) => GrpcError::Missing,
         })?;
     if decoder.next_message()?.is_some() {
-        return Err(FrameError::TooMany);
+        return Err(GrpcError::TooMany);
     }
     decoder.finish()?;
     Ok(first)
@@ -667,18 +662,13 @@ pub fn read_status(fields: &HeaderMap) -> Option<GrpcStatus> {
 // ---------------------------------------------------------------------------
 // grpc-timeout.
 
-/// Why a `grpc-timeout` could not be read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("grpc-timeout must be 1 to 8 digits and a unit (H, M, S, m, u or n)")]
-pub struct TimeoutError;
-
 /// Reads `grpc-timeout` (1 to 8 ASCII digits, then `H`, `M`, `S`, `m`,
 /// `u` or `n`) as a duration: the deadline the host enforces, since the
 /// core reads no clock.
-pub fn parse_timeout(value: &[u8]) -> Result<Duration, TimeoutError> {
-    let (&unit, digits) = value.split_last().ok_or(TimeoutError)?;
+pub fn parse_timeout(value: &[u8]) -> Result<Duration, GrpcError> {
+    let (&unit, digits) = value.split_last().ok_or(GrpcError::Timeout)?;
     if digits.is_empty() || digits.len() > 8 || !digits.iter().all(u8::is_ascii_digit) {
-        return Err(TimeoutError);
+        return Err(GrpcError::Timeout);
     }
     let n = digits
         .iter()
@@ -690,13 +680,13 @@ pub fn parse_timeout(value: &[u8]) -> Result<Duration, TimeoutError> {
         b'm' => Duration::from_millis(n),
         b'u' => Duration::from_micros(n),
         b'n' => Duration::from_nanos(n),
-        _ => return Err(TimeoutError),
+        _ => return Err(GrpcError::Timeout),
     })
 }
 
 /// The `grpc-timeout` header of a request's deadline, if it has one that
 /// reads ([`parse_timeout`]).
-pub fn request_timeout(headers: &HeaderMap) -> Option<Result<Duration, TimeoutError>> {
+pub fn request_timeout(headers: &HeaderMap) -> Option<Result<Duration, GrpcError>> {
     // A `HeaderName` finds the entry without parsing the name each call.
     static NAME: HeaderName = HeaderName::from_static(GRPC_TIMEOUT);
     headers
@@ -852,7 +842,7 @@ mod tests {
         // Only the prefix has arrived: the length alone decides.
         decoder.push(&[0, 0, 0, 0, 5]);
         let e = decoder.next_message().unwrap_err();
-        assert_eq!(e, FrameError::TooLarge { len: 5, limit: 4 });
+        assert_eq!(e, GrpcError::TooLarge { len: 5, limit: 4 });
         assert_eq!(e.grpc_code(), GrpcCode::RESOURCE_EXHAUSTED);
         // It stays failed, and holds nothing more.
         decoder.push(&[1; 100]);
@@ -871,27 +861,27 @@ mod tests {
     fn compressed_truncated_and_unary_counts() {
         assert_eq!(
             decode_unary(&[1, 0, 0, 0, 1, 0], 10),
-            Err(FrameError::Compressed)
+            Err(GrpcError::Compressed)
         );
         assert_eq!(
             decode_unary(&[2, 0, 0, 0, 1, 0], 10),
-            Err(FrameError::InvalidFlag(2))
+            Err(GrpcError::InvalidFlag(2))
         );
         assert_eq!(
             decode_unary(&[0, 0, 0], 10),
-            Err(FrameError::Truncated { have: 3, want: 5 })
+            Err(GrpcError::Truncated { have: 3, want: 5 })
         );
         assert_eq!(
             decode_unary(&[0, 0, 0, 0, 4, 1, 2], 10),
-            Err(FrameError::Truncated { have: 7, want: 9 })
+            Err(GrpcError::Truncated { have: 7, want: 9 })
         );
-        assert_eq!(decode_unary(&[], 10), Err(FrameError::Missing));
+        assert_eq!(decode_unary(&[], 10), Err(GrpcError::Missing));
         let mut two = encode_frame(b"a").unwrap().to_vec();
         two.extend_from_slice(&encode_frame(b"b").unwrap());
-        assert_eq!(decode_unary(&two, 10), Err(FrameError::TooMany));
-        assert_eq!(FrameError::Compressed.grpc_code(), GrpcCode::INTERNAL);
+        assert_eq!(decode_unary(&two, 10), Err(GrpcError::TooMany));
+        assert_eq!(GrpcError::Compressed.grpc_code(), GrpcCode::INTERNAL);
         assert_eq!(
-            FrameError::Missing.to_a2a_error().kind(),
+            GrpcError::Missing.to_a2a_error().kind(),
             ErrorKind::InvalidRequest
         );
     }
@@ -984,7 +974,7 @@ mod tests {
 
     #[test]
     fn a_call_over_http1_is_refused_with_505_and_a_status() {
-        let response = HeadError::HttpVersion(Version::HTTP_11).to_response();
+        let response = GrpcError::HttpVersion(Version::HTTP_11).to_response();
         assert_eq!(response.status(), StatusCode::HTTP_VERSION_NOT_SUPPORTED);
         assert_eq!(response.headers()[GRPC_STATUS], "13");
         let Some(GrpcStatus::Error(code, error)) = read_status(response.headers()) else {
@@ -1062,7 +1052,7 @@ mod tests {
     fn trailers_only_responses_hold_the_status_in_the_head() {
         let response = error_response(
             GrpcCode::RESOURCE_EXHAUSTED,
-            &FrameError::TooLarge { len: 9, limit: 4 }.to_a2a_error(),
+            &GrpcError::TooLarge { len: 9, limit: 4 }.to_a2a_error(),
         );
         assert_eq!(response.status(), StatusCode::OK);
         assert_eq!(response.headers()[CONTENT_TYPE], GRPC_CONTENT_TYPE);
@@ -1090,7 +1080,7 @@ mod tests {
             b"1 S",
             b"1.5S",
         ] {
-            assert_eq!(parse_timeout(bad), Err(TimeoutError), "{bad:?}");
+            assert_eq!(parse_timeout(bad), Err(GrpcError::Timeout), "{bad:?}");
         }
         assert_eq!(encode_timeout(Duration::from_millis(250)), "250000u");
         assert_eq!(

@@ -158,10 +158,10 @@ pub mod grpc {
         check_request_head, decode_grpc_message, decode_unary, encode_frame, encode_grpc_message,
         encode_message, encode_timeout, error_response, error_trailers, is_grpc_content_type,
         method_path, ok_trailers, operation_of_path, parse_timeout, read_status, request_timeout,
-        response_head, status_fields, FrameDecoder, FrameError, GrpcStatus, HeadError,
-        TimeoutError, DEFAULT_MAX_MESSAGE_SIZE, GRPC_ACCEPT_ENCODING, GRPC_CONTENT_TYPE,
-        GRPC_ENCODING, GRPC_MESSAGE, GRPC_PROTO_CONTENT_TYPE, GRPC_STATUS, GRPC_STATUS_DETAILS,
-        GRPC_TIMEOUT, PREFIX_LEN, SERVICE_NAME,
+        response_head, status_fields, FrameDecoder, GrpcError, GrpcStatus,
+        DEFAULT_MAX_MESSAGE_SIZE, GRPC_ACCEPT_ENCODING, GRPC_CONTENT_TYPE, GRPC_ENCODING,
+        GRPC_MESSAGE, GRPC_PROTO_CONTENT_TYPE, GRPC_STATUS, GRPC_STATUS_DETAILS, GRPC_TIMEOUT,
+        PREFIX_LEN, SERVICE_NAME,
     };
     pub use a2a_proto::GrpcCode;
 }

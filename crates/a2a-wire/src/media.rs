@@ -124,6 +124,7 @@ fn parse_qvalue(text: &str) -> u16 {
 
 /// Why a request's `Content-Type` is refused (answered with 415).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ContentTypeError {
     /// No `Content-Type` header.
     Missing,
