@@ -38,6 +38,7 @@ use serde_json::{Number, Value};
 
 use crate::error::{ProtoError, ProtoErrorKind};
 use crate::pb;
+use crate::wire::ProtoWrite;
 
 /// The largest input [`decode`] accepts: 16 MiB, the same default as the
 /// JSON decoders ([`a2a_types::DEFAULT_MAX_INPUT_BYTES`]).
@@ -48,7 +49,13 @@ pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 ///
 /// Encoding cannot fail; decoding fails on what the model refuses
 /// ([`ProtoErrorKind`]), naming the field's JSON path.
-pub trait Protobuf: Sized {
+///
+/// Implemented by this crate for the model's types only: each also has a
+/// writer of its wire bytes (`ProtoWrite`, sealed), which [`encode`]
+/// uses instead of building [`Protobuf::to_message`].
+///
+/// [`encode`]: crate::encode
+pub trait Protobuf: Sized + ProtoWrite {
     /// The generated prost message.
     type Message: prost::Message + Default;
 
@@ -57,11 +64,6 @@ pub trait Protobuf: Sized {
 
     /// The value a protobuf message holds.
     fn from_message(message: Self::Message) -> std::result::Result<Self, ProtoError>;
-}
-
-/// The binary protobuf encoding of `value`.
-pub fn encode<T: Protobuf>(value: &T) -> Vec<u8> {
-    value.to_message().encode_to_vec()
 }
 
 /// Decodes protobuf bytes into the model, up to
@@ -222,7 +224,7 @@ impl Protobuf for Value {
 /// A JSON number as the proto's double: the nearest one. A number only
 /// `serde_json/arbitrary_precision` can hold past the double range reads
 /// as an infinity of its sign.
-fn number_to_f64(n: &Number) -> f64 {
+pub(crate) fn number_to_f64(n: &Number) -> f64 {
     if let Some(f) = n.as_f64() {
         return f;
     }
@@ -1441,6 +1443,7 @@ impl Protobuf for ListTaskPushNotificationConfigsResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encode;
 
     #[test]
     fn doubles_become_integers_only_when_whole_and_in_range() {

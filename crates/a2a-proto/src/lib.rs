@@ -18,6 +18,12 @@
 //!   tests check value → bytes → value for all 44 types, and that Google's
 //!   own protobuf library reads our bytes as the same message as our
 //!   ProtoJSON of the same value.
+//! - **A writer from the model straight to wire bytes**: [`encode`] (and
+//!   [`encode_into`], which appends to a buffer) write each type's fields
+//!   without building the prost message [`Protobuf::to_message`] returns,
+//!   so no string is cloned; the bytes are exactly prost's for that
+//!   message, which tests check byte for byte for all 44 types. Decoding
+//!   goes through prost and [`Protobuf::from_message`].
 //! - **`google.rpc.Status`** for errors: [`status_to_proto`] and
 //!   [`status_from_proto`], and the canonical gRPC codes ([`GrpcCode`]),
 //!   read for each error kind from the one error table (spec 5.4).
@@ -47,6 +53,9 @@
 //! - **Numbers in `Struct`/`Value` are doubles** in the proto: a whole
 //!   double in the `i64`/`u64` range reads as that integer (except `-0.0`),
 //!   others as floats; integers past 2^53 become the nearest double.
+//! - **[`Protobuf`] is implemented by this crate only**: it requires the
+//!   writer [`encode`] uses, a sealed trait, so every type with a protobuf
+//!   form has one, checked against prost's bytes.
 //! - **Limits**: [`decode`] refuses input over 16 MiB
 //!   ([`DEFAULT_MAX_MESSAGE_BYTES`]; [`decode_with_limit`] sets another)
 //!   before parsing; nesting is bounded by prost's recursion limit (100).
@@ -73,6 +82,8 @@
 mod convert;
 mod error;
 mod status;
+mod wire;
+mod write;
 
 #[cfg(feature = "testing")]
 #[doc(hidden)]
@@ -99,9 +110,10 @@ pub mod rpc {
     include!("gen/google.rpc.rs");
 }
 
-pub use convert::{decode, decode_with_limit, encode, Protobuf, DEFAULT_MAX_MESSAGE_BYTES};
+pub use convert::{decode, decode_with_limit, Protobuf, DEFAULT_MAX_MESSAGE_BYTES};
 pub use error::{ProtoError, ProtoErrorKind};
 pub use status::{status_from_proto, status_to_proto, GrpcCode};
+pub use write::{encode, encode_into};
 
 /// The `prost` crate the generated messages implement `prost::Message` of.
 pub use prost;

@@ -125,13 +125,19 @@ pub fn oracle_lines(n: usize) -> Result<String, String> {
 
 /// The fuzz harness: decodes `data` as a `Task`, `Message`, `AgentCard`,
 /// `StreamResponse` and `SendMessageRequest`. Whatever decodes must
-/// re-encode to bytes that decode to the same value, and encode as JSON.
+/// re-encode to prost's bytes of the same value (the direct writer against
+/// `to_message`), bytes that decode to the same value, and encode as JSON.
 pub fn fuzz_decode(data: &[u8]) {
     fn one<T: Protobuf + Serialize + PartialEq + Debug>(data: &[u8]) {
         let Ok(value) = decode::<T>(data) else {
             return;
         };
         let bytes = encode(&value);
+        assert_eq!(
+            bytes,
+            prost::Message::encode_to_vec(&value.to_message()),
+            "the writer's bytes differ from prost's"
+        );
         let again: T = match decode(&bytes) {
             Ok(v) => v,
             Err(e) => panic!("our own encoding does not decode: {e}\n{value:?}"),
