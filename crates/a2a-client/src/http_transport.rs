@@ -194,7 +194,8 @@ impl<C: HttpClient> HttpTransport<C> {
     /// call's [`CallContext::version`] says: an interface is at one
     /// version (spec 8.3.2), so the transport built for it speaks that
     /// one. At 0.3 (0.3 spec 3, 7): the 0.3 method names
-    /// ([`MethodTable::V0_3`]) or routes ([`RouteTable::V0_3`]), params,
+    /// ([`MethodTable::V0_3`](a2a_jsonrpc::MethodTable::V0_3)) or routes
+    /// ([`RouteTable::V0_3`](a2a_wire::http_json::RouteTable::V0_3)), params,
     /// results and events through the `a2a_types::v0_3` codecs, and
     /// `A2A-Version: 0.3` (what the 1.0 SDKs' 0.3 layers key on; 0.3
     /// servers ignore it). `ListTasks` has no 0.3 form: it fails locally
