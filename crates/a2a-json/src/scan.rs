@@ -113,6 +113,24 @@ fn scan_end(input: &[u8], from: usize) -> (usize, u64) {
     (i, seen)
 }
 
+/// Whether no byte of `bytes` is `"`, `\\` or a control character: the
+/// writer's check, on a string that has no closing quote to stop at. Eight
+/// bytes per step; the last word overlaps the one before it (its bytes
+/// were plain, so reading them again changes nothing), so only a string
+/// under eight bytes is looked at a byte at a time.
+#[inline]
+pub(super) fn is_plain(bytes: &[u8]) -> bool {
+    let Some(last) = bytes.last_chunk::<8>() else {
+        return !bytes.iter().any(|&b| is_special(b));
+    };
+    let mut hits = special_bytes(u64::from_le_bytes(*last));
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        hits |= special_bytes(word_at(word));
+    }
+    hits == 0
+}
+
 const ONES: u64 = u64::from_le_bytes([0x01; 8]);
 const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
 
@@ -180,5 +198,23 @@ mod tests {
             );
         }
         assert_eq!(scan_text(b"ab", 5), (5, None));
+    }
+
+    /// `is_plain` agrees with a byte-at-a-time check for every length
+    /// across the word steps and the overlapping last word, with each
+    /// special byte (and a non-ASCII one, which is plain) at every offset.
+    #[test]
+    fn is_plain_agrees_with_a_byte_check() {
+        for len in 0..40 {
+            assert!(is_plain("a".repeat(len).as_bytes()), "{len}");
+            for at in 0..len {
+                for b in [b'"', b'\\', 0x00, 0x1f, b'\n', 0x7f, 0xc3, 0xff] {
+                    let mut bytes = "a".repeat(len).into_bytes();
+                    bytes[at] = b;
+                    let want = !is_special(b);
+                    assert_eq!(is_plain(&bytes), want, "{b:#x} at {at} of {len}");
+                }
+            }
+        }
     }
 }

@@ -26,7 +26,7 @@ use std::fmt::{self, Display};
 
 use serde::ser::{self, Error as _, Impossible, Serialize};
 
-use super::scan::scan;
+use super::scan::{is_plain, scan};
 use super::{Error, NUMBER_TOKEN, RAW_VALUE_TOKEN};
 
 type Result<T, E = Error> = std::result::Result<T, E>;
@@ -69,7 +69,12 @@ impl<'a> Serializer<'a> {
 fn write_str(out: &mut Vec<u8>, s: &str) {
     out.reserve(s.len() + 2);
     out.push(b'"');
-    write_str_contents(out, s);
+    // Keys, ids and most text need no escape: one check, one copy.
+    if is_plain(s.as_bytes()) {
+        out.extend_from_slice(s.as_bytes());
+    } else {
+        write_str_contents(out, s);
+    }
     out.push(b'"');
 }
 
