@@ -33,14 +33,14 @@ use a2a_types::{
     Struct, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig,
     TaskState, TaskStatus, TaskStatusUpdateEvent, Timestamp, UnknownEnumValue,
 };
-use prost::Message as _;
 use serde_json::{Number, Value};
 
 use crate::error::{ProtoError, ProtoErrorKind};
 use crate::pb;
+use crate::reader::ProtoRead;
 use crate::wire::ProtoWrite;
 
-/// The largest input [`decode`] accepts: 16 MiB, the same default as the
+/// The largest input [`decode`](crate::decode) accepts: 16 MiB, the same default as the
 /// JSON decoders ([`a2a_types::DEFAULT_MAX_INPUT_BYTES`]).
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 
@@ -52,10 +52,13 @@ pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 ///
 /// Implemented by this crate for the model's types only: each also has a
 /// writer of its wire bytes (`ProtoWrite`, sealed), which [`encode`]
-/// uses instead of building [`Protobuf::to_message`].
+/// uses instead of building [`Protobuf::to_message`], and a reader
+/// (`ProtoRead`, sealed), which [`decode`] uses instead of prost's
+/// decoding then [`Protobuf::from_message`], with the same result.
 ///
 /// [`encode`]: crate::encode
-pub trait Protobuf: Sized + ProtoWrite {
+/// [`decode`]: crate::decode
+pub trait Protobuf: Sized + ProtoWrite + ProtoRead {
     /// The generated prost message.
     type Message: prost::Message + Default;
 
@@ -64,32 +67,6 @@ pub trait Protobuf: Sized + ProtoWrite {
 
     /// The value a protobuf message holds.
     fn from_message(message: Self::Message) -> std::result::Result<Self, ProtoError>;
-}
-
-/// Decodes protobuf bytes into the model, up to
-/// [`DEFAULT_MAX_MESSAGE_BYTES`].
-pub fn decode<T: Protobuf>(bytes: &[u8]) -> std::result::Result<T, ProtoError> {
-    decode_with_limit(bytes, DEFAULT_MAX_MESSAGE_BYTES)
-}
-
-/// Decodes protobuf bytes into the model, refusing input longer than
-/// `max_bytes` before parsing any of it. Nesting is bounded by prost's
-/// recursion limit (100 levels), so a hostile input cannot exhaust the
-/// stack.
-pub fn decode_with_limit<T: Protobuf>(
-    bytes: &[u8],
-    max_bytes: usize,
-) -> std::result::Result<T, ProtoError> {
-    if bytes.len() > max_bytes {
-        return Err(ProtoErrorKind::TooLarge {
-            len: bytes.len(),
-            limit: max_bytes,
-        }
-        .into());
-    }
-    let message = T::Message::decode(bytes)
-        .map_err(|e| ProtoError::new(ProtoErrorKind::Wire(e.to_string())))?;
-    T::from_message(message)
 }
 
 type Result<T> = std::result::Result<T, ProtoError>;
@@ -386,7 +363,8 @@ impl Protobuf for TaskStatus {
     }
 }
 
-const PART_ONEOF: &str = "a Part must have exactly one of `text`, `raw`, `url` or `data`";
+pub(crate) const PART_ONEOF: &str =
+    "a Part must have exactly one of `text`, `raw`, `url` or `data`";
 
 impl Protobuf for Part {
     type Message = pb::Part;
@@ -839,7 +817,8 @@ impl Protobuf for SecurityRequirement {
     }
 }
 
-const SCHEME_ONEOF: &str = "a SecurityScheme must have exactly one of `apiKeySecurityScheme`, \
+pub(crate) const SCHEME_ONEOF: &str =
+    "a SecurityScheme must have exactly one of `apiKeySecurityScheme`, \
     `httpAuthSecurityScheme`, `oauth2SecurityScheme`, `openIdConnectSecurityScheme` or \
     `mtlsSecurityScheme`";
 
@@ -977,7 +956,7 @@ impl Protobuf for MutualTlsSecurityScheme {
     }
 }
 
-const FLOWS_ONEOF: &str = "OAuthFlows must have exactly one of `authorizationCode`, \
+pub(crate) const FLOWS_ONEOF: &str = "OAuthFlows must have exactly one of `authorizationCode`, \
     `clientCredentials`, `implicit`, `password` or `deviceCode`";
 
 // `implicit` and `password` are deprecated in the proto, and still carried.
@@ -1352,7 +1331,7 @@ impl Protobuf for GetExtendedAgentCardRequest {
     }
 }
 
-const SEND_RESPONSE_ONEOF: &str =
+pub(crate) const SEND_RESPONSE_ONEOF: &str =
     "a SendMessageResponse must have exactly one of `task` or `message`";
 
 impl Protobuf for SendMessageResponse {
@@ -1383,7 +1362,8 @@ impl Protobuf for SendMessageResponse {
     }
 }
 
-const STREAM_RESPONSE_ONEOF: &str = "a StreamResponse must have exactly one of `task`, `message`, \
+pub(crate) const STREAM_RESPONSE_ONEOF: &str =
+    "a StreamResponse must have exactly one of `task`, `message`, \
     `statusUpdate` or `artifactUpdate`";
 
 impl Protobuf for StreamResponse {
@@ -1443,7 +1423,8 @@ impl Protobuf for ListTaskPushNotificationConfigsResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encode;
+    use crate::{decode, decode_with_limit, encode};
+    use prost::Message as _;
 
     #[test]
     fn doubles_become_integers_only_when_whole_and_in_range() {

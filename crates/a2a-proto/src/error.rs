@@ -19,7 +19,8 @@ pub enum ProtoErrorKind {
     },
     /// The bytes are not a protobuf encoding of the message: a truncated
     /// field, a wrong wire type, invalid UTF-8 in a string, nesting past
-    /// prost's recursion limit (100), ... (prost's own description).
+    /// the recursion limit (100, prost's), ... The path names the field
+    /// being read, when there is one.
     #[error("invalid protobuf: {0}")]
     Wire(String),
     /// An enum number the proto does not define. The data model's enums
@@ -101,18 +102,31 @@ impl ProtoError {
     }
 
     pub(crate) fn in_field(mut self, name: &'static str) -> ProtoError {
-        self.path.push(Segment::Field(name));
+        self.push_field(name);
         self
     }
 
     pub(crate) fn in_index(mut self, index: usize) -> ProtoError {
-        self.path.push(Segment::Index(index));
+        self.push_index(index);
         self
     }
 
     pub(crate) fn in_key(mut self, key: &str) -> ProtoError {
-        self.path.push(Segment::Key(key.to_owned()));
+        self.push_key(key);
         self
+    }
+
+    // In place, for the reader's boxed errors.
+    pub(crate) fn push_field(&mut self, name: &'static str) {
+        self.path.push(Segment::Field(name));
+    }
+
+    pub(crate) fn push_index(&mut self, index: usize) {
+        self.path.push(Segment::Index(index));
+    }
+
+    pub(crate) fn push_key(&mut self, key: &str) {
+        self.path.push(Segment::Key(key.to_owned()));
     }
 }
 

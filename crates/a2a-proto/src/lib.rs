@@ -22,8 +22,19 @@
 //!   [`encode_into`], which appends to a buffer) write each type's fields
 //!   without building the prost message [`Protobuf::to_message`] returns,
 //!   so no string is cloned; the bytes are exactly prost's for that
-//!   message, which tests check byte for byte for all 44 types. Decoding
-//!   goes through prost and [`Protobuf::from_message`].
+//!   message, which tests check byte for byte for all 44 types.
+//! - **A reader from wire bytes straight into the model**: [`decode`]
+//!   reads each type's fields into the model, with no prost message in
+//!   between and nothing allocated but the model's own strings, vectors
+//!   and maps. It reads as prost's generated code does (last value wins,
+//!   a message field seen twice merges, a oneof keeps its last member,
+//!   unknown fields and groups skipped) and refuses what
+//!   [`Protobuf::from_message`] refuses, once the value is final (an enum
+//!   written as 7 then 1 is 1): for every input the result is prost's
+//!   decoding then `from_message`'s, the same value, or an error of the
+//!   same kind at the same path (a wire error has its own text). Tests
+//!   and the fuzz target check this against that path on mutated
+//!   encodings of all 44 types.
 //! - **`google.rpc.Status`** for errors: [`status_to_proto`] and
 //!   [`status_from_proto`], and the canonical gRPC codes ([`GrpcCode`]),
 //!   read for each error kind from the one error table (spec 5.4).
@@ -58,7 +69,9 @@
 //!   form has one, checked against prost's bytes.
 //! - **Limits**: [`decode`] refuses input over 16 MiB
 //!   ([`DEFAULT_MAX_MESSAGE_BYTES`]; [`decode_with_limit`] sets another)
-//!   before parsing; nesting is bounded by prost's recursion limit (100).
+//!   before parsing; nesting is bounded as prost bounds it (100 levels,
+//!   a map entry or a group counting as one), so a hostile input cannot
+//!   exhaust the stack.
 //!
 //! # Example
 //!
@@ -81,6 +94,8 @@
 
 mod convert;
 mod error;
+mod read;
+mod reader;
 mod status;
 mod wire;
 mod write;
@@ -110,8 +125,9 @@ pub mod rpc {
     include!("gen/google.rpc.rs");
 }
 
-pub use convert::{decode, decode_with_limit, Protobuf, DEFAULT_MAX_MESSAGE_BYTES};
+pub use convert::{Protobuf, DEFAULT_MAX_MESSAGE_BYTES};
 pub use error::{ProtoError, ProtoErrorKind};
+pub use read::{decode, decode_with_limit};
 pub use status::{status_from_proto, status_to_proto, GrpcCode};
 pub use write::{encode, encode_into};
 

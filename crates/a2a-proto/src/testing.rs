@@ -5,6 +5,9 @@
 //!   over the generated values of `a2a_types::testing`.
 //! - [`oracle_lines`]: `TYPE<TAB>JSON<TAB>BASE64(protobuf)` cases of the
 //!   same value, for the independent check by Google's protobuf library.
+//! - [`decode_via_prost`]: the decode path before the reader (prost's
+//!   generated message, then `from_message`), and [`compare_decoders`],
+//!   which holds the reader to it on any input.
 //! - [`fuzz_decode`]: the fuzz harness of the protobuf decode.
 
 use std::fmt::Debug;
@@ -17,7 +20,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::convert::number_from_f64;
-use crate::{decode, encode, Protobuf};
+use crate::{decode, encode, ProtoError, ProtoErrorKind, Protobuf};
 
 use a2a_types::with_message_types;
 
@@ -123,14 +126,115 @@ pub fn oracle_lines(n: usize) -> Result<String, String> {
     Ok(out)
 }
 
+/// The decode path before the reader (issue 30): prost decodes the
+/// generated message, then [`Protobuf::from_message`] converts it. The
+/// referee [`decode`] is held to.
+pub fn decode_via_prost<T: Protobuf>(bytes: &[u8]) -> Result<T, ProtoError> {
+    let message = <T::Message as prost::Message>::decode(bytes)
+        .map_err(|e| ProtoError::new(ProtoErrorKind::Wire(e.to_string())))?;
+    T::from_message(message)
+}
+
+/// Whether two decode errors agree: both wire errors (whose texts are each
+/// decoder's own), or the same kind at the same path.
+fn same_error(ours: &ProtoError, theirs: &ProtoError) -> bool {
+    match (ours.kind(), theirs.kind()) {
+        (ProtoErrorKind::Wire(_), ProtoErrorKind::Wire(_)) => true,
+        // Debug, not ==: a NaN in `NonFiniteNumber` is not equal to itself.
+        (a, b) => format!("{a:?}") == format!("{b:?}") && ours.path() == theirs.path(),
+    }
+}
+
+/// Decodes `bytes` as `T` with [`decode`] and with [`decode_via_prost`]:
+/// `Ok(Some(value))` when both give that value, `Ok(None)` when both
+/// refuse it alike ([`same_error`]), else what differs.
+pub fn compare_decoders<T: Protobuf + PartialEq + Debug>(
+    bytes: &[u8],
+) -> Result<Option<T>, String> {
+    match (decode::<T>(bytes), decode_via_prost::<T>(bytes)) {
+        (Ok(ours), Ok(theirs)) if ours == theirs => Ok(Some(ours)),
+        (Ok(ours), Ok(theirs)) => Err(format!(
+            "different values\n reader: {ours:?}\n prost:  {theirs:?}"
+        )),
+        (Err(ours), Err(theirs)) if same_error(&ours, &theirs) => Ok(None),
+        (ours, theirs) => Err(format!(
+            "different results\n reader: {:?}\n prost:  {:?}",
+            ours.map_err(|e| format!("{e} ({:?})", e.kind())),
+            theirs.map_err(|e| format!("{e} ({:?})", e.kind()))
+        )),
+    }
+}
+
+/// What both decoders made of an input, when they agree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agreed {
+    /// The same value.
+    Value,
+    /// Both found the bytes malformed.
+    Wire,
+    /// Both refused a value the model cannot hold, alike.
+    Refused,
+}
+
+/// [`compare_decoders`] for the type named `type_name` (one of
+/// [`TYPE_NAMES`], or `Struct`, `Value`, `Timestamp`, `Empty`, and
+/// `TimelineEntry` with `draft-1-1`).
+pub fn compare_decoders_by_name(type_name: &str, bytes: &[u8]) -> Result<Agreed, String> {
+    fn go<T: Protobuf + PartialEq + Debug>(bytes: &[u8]) -> Result<Agreed, String> {
+        Ok(match compare_decoders::<T>(bytes)? {
+            Some(_) => Agreed::Value,
+            None => match decode::<T>(bytes) {
+                Err(e) if matches!(e.kind(), ProtoErrorKind::Wire(_)) => Agreed::Wire,
+                _ => Agreed::Refused,
+            },
+        })
+    }
+    macro_rules! arms {
+        ($($t:ident),+) => {
+            match type_name {
+                $(stringify!($t) => go::<$t>(bytes),)+
+                "Struct" => go::<Struct>(bytes),
+                "Value" => go::<Value>(bytes),
+                "Timestamp" => go::<Timestamp>(bytes),
+                "Empty" => go::<Empty>(bytes),
+                #[cfg(feature = "draft-1-1")]
+                "TimelineEntry" => go::<a2a_types::draft_1_1::TimelineEntry>(bytes),
+                _ => Err(format!("unknown type {type_name:?}")),
+            }
+        };
+    }
+    with_message_types!(arms)
+}
+
+/// The protobuf bytes of the value generated from `seed` of the type
+/// named `type_name` (one of [`TYPE_NAMES`]).
+pub fn generated_bytes(type_name: &str, seed: u64) -> Result<Vec<u8>, String> {
+    fn go<T: Generate + Protobuf>(seed: u64) -> Result<Vec<u8>, String> {
+        Ok(encode(&T::generate(&mut Gen::new(seed))))
+    }
+    macro_rules! arms {
+        ($($t:ident),+) => {
+            match type_name {
+                $(stringify!($t) => go::<$t>(seed),)+
+                _ => Err(format!("unknown type {type_name:?}")),
+            }
+        };
+    }
+    with_message_types!(arms)
+}
+
 /// The fuzz harness: decodes `data` as a `Task`, `Message`, `AgentCard`,
-/// `StreamResponse` and `SendMessageRequest`. Whatever decodes must
-/// re-encode to prost's bytes of the same value (the direct writer against
-/// `to_message`), bytes that decode to the same value, and encode as JSON.
+/// `StreamResponse` and `SendMessageRequest`, with the reader and with
+/// prost + `from_message`, which must agree ([`compare_decoders`]).
+/// Whatever decodes must re-encode to prost's bytes of the same value (the
+/// direct writer against `to_message`), bytes that decode to the same
+/// value, and encode as JSON.
 pub fn fuzz_decode(data: &[u8]) {
     fn one<T: Protobuf + Serialize + PartialEq + Debug>(data: &[u8]) {
-        let Ok(value) = decode::<T>(data) else {
-            return;
+        let value = match compare_decoders::<T>(data) {
+            Ok(Some(value)) => value,
+            Ok(None) => return,
+            Err(e) => panic!("the reader and prost + from_message disagree: {e}"),
         };
         let bytes = encode(&value);
         assert_eq!(
