@@ -33,7 +33,12 @@ fn main() {
     let mut report = Report::new("a2a-jsonrpc");
     report.note(&heap);
     let config = DecodeConfig::default();
-    for (label, req) in [("small", request(0, 0)), ("~1 MB", request(256, 4096))] {
+    // "~1.4 KB" is issue 30's row: a SendMessage with a few paragraphs.
+    for (label, req) in [
+        ("small", request(0, 0)),
+        ("~1.4 KB", request(4, 280)),
+        ("~1 MB", request(256, 4096)),
+    ] {
         let params = serde_json::to_vec(&req).expect("params encode");
         let body = encode_request(&Id::number(1), &A2aRequest::SendMessage(req));
         report.note(&format!(

@@ -5,7 +5,8 @@
 //!
 //! Documents: a small `Message`, a ~50 KB `Task` and a ~5 MB `Task` shaped
 //! like real traffic (a history of short messages, text artifacts, ids,
-//! timestamps and a little metadata). Goals (issue 2): typed decode at
+//! timestamps and a little metadata), and 10,000 `StreamResponse` events
+//! decoded one document at a time, as a stream's SSE `data` arrives. Goals (issue 2): typed decode at
 //! least 2x the `Value` parse; typed encode at least as fast as encoding
 //! the equivalent `Value`. Typed encode uses the crate's own writer
 //! (`a2a_types::json`), the `Value` row `serde_json`; both append to the
@@ -21,7 +22,7 @@
 mod fixtures;
 
 use a2a_bench_harness::Report;
-use a2a_types::from_slice;
+use a2a_types::{from_slice, StreamResponse};
 use fixtures::task_of_size;
 use serde::de::IgnoredAny;
 use serde_json::Value;
@@ -95,6 +96,48 @@ where
     );
 }
 
+/// 10,000 `StreamResponse` events, each its own JSON document (issue 30's
+/// row): typed decode against `Value`, event by event.
+fn bench_events(report: &mut Report) {
+    const COUNT: usize = 10_000;
+    let events: Vec<Vec<u8>> = (0..COUNT)
+        .map(|i| serde_json::to_vec(&fixtures::stream_event(i)).unwrap())
+        .collect();
+    let len: u64 = events.iter().map(|e| e.len() as u64).sum();
+    for (i, bytes) in events.iter().enumerate() {
+        assert_eq!(
+            from_slice::<StreamResponse>(bytes).unwrap(),
+            fixtures::stream_event(i)
+        );
+    }
+    let label = "10k StreamResponse events";
+    report.note(&format!("## {label}: {len} bytes in {COUNT} documents"));
+    let typed = report.measure(&format!("{label} decode typed"), len, COUNT as u64, || {
+        events
+            .iter()
+            .map(|e| from_slice::<StreamResponse>(e).unwrap())
+            .filter(|e| matches!(e, StreamResponse::ArtifactUpdate(_)))
+            .count()
+    });
+    let value = report.measure(
+        &format!("{label} decode serde_json::Value"),
+        len,
+        COUNT as u64,
+        || {
+            events
+                .iter()
+                .map(|e| serde_json::from_slice::<Value>(e).unwrap())
+                .filter(|e| e.get("artifactUpdate").is_some())
+                .count()
+        },
+    );
+    report.ratio(
+        &format!("{label} decode typed/Value (goal >= 2)"),
+        &typed,
+        &value,
+    );
+}
+
 fn main() {
     let heap = a2a_bench_harness::steady_heap();
     let mut report = Report::new("a2a-types");
@@ -103,6 +146,7 @@ fn main() {
     bench_type(&mut report, "small Message", &small);
     bench_type(&mut report, "~50 KB Task", &task_of_size(50_000));
     bench_type(&mut report, "~5 MB Task", &task_of_size(5_000_000));
+    bench_events(&mut report);
     if let Err(e) = report.finish() {
         eprintln!("could not write the report: {e}");
     }
