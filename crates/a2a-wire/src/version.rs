@@ -134,6 +134,14 @@ impl ProtocolVersion {
     /// spec 3.6). No whitespace is accepted; see the module documentation
     /// for the exact rules.
     pub fn parse(text: &str) -> Result<ProtocolVersion, VersionError> {
+        // `1.0`, `0.3`: what every request sends, read without splitting
+        // (the same answer as the general rules below).
+        if let [major @ b'0'..=b'9', b'.', minor @ b'0'..=b'9'] = *text.as_bytes() {
+            return Ok(ProtocolVersion {
+                major: u32::from(major - b'0'),
+                minor: u32::from(minor - b'0'),
+            });
+        }
         if text.is_empty() {
             return Err(VersionError::Empty);
         }
@@ -369,6 +377,13 @@ mod tests {
         ] {
             assert_eq!(ProtocolVersion::parse(text), Ok(v), "{text}");
             assert_eq!(text.parse::<ProtocolVersion>(), Ok(v));
+        }
+        // Every single-digit pair, which the short path reads.
+        for major in 0..10 {
+            for minor in 0..10 {
+                let text = format!("{major}.{minor}");
+                assert_eq!(ProtocolVersion::parse(&text), Ok(V(major, minor)), "{text}");
+            }
         }
         assert_eq!(V(1, 0).to_string(), "1.0");
         assert_eq!((V(2, 7).major(), V(2, 7).minor()), (2, 7));
