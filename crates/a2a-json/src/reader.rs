@@ -6,8 +6,9 @@
 //! own, derived ones, `serde_json::Value`) builds the same value. It is
 //! faster on this crate's traffic because it does less per string: one
 //! pass ([`scan_text`]) finds the end of a string and, when it is all
-//! ASCII, its text without a UTF-8 check; object keys read as bytes are not
-//! UTF-8 checked at all.
+//! ASCII, its text without a UTF-8 check (other text gets a check that
+//! skips ASCII a word at a time); object keys read as bytes are not UTF-8
+//! checked at all.
 //!
 //! What it does not do is explain. Anything it does not accept comes back
 //! as [`Declined`] (the `json` module's documentation lists what
@@ -16,7 +17,7 @@
 //! returns a value, `serde_json` returns an equal one.
 
 use super::number::number_end;
-use super::scan::{scan, scan_text};
+use super::scan::{scan, scan_text, to_str};
 use super::{Declined, RAW_VALUE_TOKEN};
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
@@ -219,16 +220,13 @@ impl<'de> Reader<'de> {
         match input.get(end) {
             Some(b'"') => {
                 self.pos = end + 1;
-                Ok(Text::Borrowed(match text {
-                    Some(text) => text,
-                    None => std::str::from_utf8(&input[start..end]).map_err(|_| Declined)?,
-                }))
+                // A run closed by its quote comes back as text unless it
+                // is not UTF-8.
+                Ok(Text::Borrowed(text.ok_or(Declined)?))
             }
             Some(b'\\') => {
                 let bytes = self.string_escaped(start, end)?;
-                Ok(Text::Copied(
-                    std::str::from_utf8(bytes).map_err(|_| Declined)?,
-                ))
+                Ok(Text::Copied(to_str(bytes).ok_or(Declined)?))
             }
             _ => Err(Declined),
         }
@@ -350,7 +348,7 @@ impl<'de> Reader<'de> {
         } else {
             self.skip_value()?;
         }
-        std::str::from_utf8(&self.input[start..self.pos]).map_err(|_| Declined)
+        to_str(&self.input[start..self.pos]).ok_or(Declined)
     }
 }
 
