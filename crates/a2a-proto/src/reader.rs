@@ -530,6 +530,14 @@ impl<M> Keyed<M> {
     }
 }
 
+/// What [`member!`] answers if the oneof it just set does not hold the
+/// member, which cannot happen.
+#[cold]
+#[inline(never)]
+pub(crate) fn member_lost() -> Error {
+    wire("oneof member not set")
+}
+
 /// Sets a oneof to `member` unless it holds it already, and returns the
 /// member's builder: a message member seen again merges into the one
 /// being read, as prost's generated oneof `merge` does; another member
@@ -541,7 +549,9 @@ macro_rules! member {
         }
         match &mut $slot {
             $variant(inner) => inner,
-            _ => unreachable!("the member was just set"),
+            // The member was just set; answered, not panicked, since a
+            // decoder never panics.
+            _ => return Err($crate::reader::member_lost()),
         }
     }};
 }
