@@ -40,8 +40,7 @@ use crate::convert::{
 };
 use crate::error::{ProtoError, ProtoErrorKind};
 use crate::reader::{
-    at, finish_in, finish_opt, member, read_message, Build, Error, Fields, Keyed, ProtoRead,
-    Reader, Result,
+    at, finish_in, finish_opt, member, Build, Error, Fields, Keyed, Reader, Result,
 };
 use crate::Protobuf;
 
@@ -72,72 +71,6 @@ pub fn decode_with_limit<T: Protobuf>(
     }
     T::read_message(bytes)
 }
-
-macro_rules! read_through_builder {
-    ($($t:ty),+ $(,)?) => {
-        $(
-            impl ProtoRead for $t {
-                fn read_message(bytes: &[u8]) -> std::result::Result<Self, ProtoError> {
-                    read_message::<$t>(bytes)
-                }
-            }
-        )+
-    };
-}
-
-read_through_builder!(
-    Struct,
-    Value,
-    Timestamp,
-    Empty,
-    SendMessageConfiguration,
-    Task,
-    TaskStatus,
-    Part,
-    Message,
-    Artifact,
-    TaskStatusUpdateEvent,
-    TaskArtifactUpdateEvent,
-    AuthenticationInfo,
-    AgentInterface,
-    AgentCard,
-    AgentProvider,
-    AgentCapabilities,
-    AgentExtension,
-    AgentSkill,
-    AgentCardSignature,
-    TaskPushNotificationConfig,
-    StringList,
-    SecurityRequirement,
-    SecurityScheme,
-    APIKeySecurityScheme,
-    HTTPAuthSecurityScheme,
-    OAuth2SecurityScheme,
-    OpenIdConnectSecurityScheme,
-    MutualTlsSecurityScheme,
-    OAuthFlows,
-    AuthorizationCodeOAuthFlow,
-    ClientCredentialsOAuthFlow,
-    ImplicitOAuthFlow,
-    PasswordOAuthFlow,
-    DeviceCodeOAuthFlow,
-    SendMessageRequest,
-    GetTaskRequest,
-    ListTasksRequest,
-    ListTasksResponse,
-    CancelTaskRequest,
-    GetTaskPushNotificationConfigRequest,
-    DeleteTaskPushNotificationConfigRequest,
-    SubscribeToTaskRequest,
-    ListTaskPushNotificationConfigsRequest,
-    GetExtendedAgentCardRequest,
-    SendMessageResponse,
-    StreamResponse,
-    ListTaskPushNotificationConfigsResponse,
-);
-
-#[cfg(feature = "draft-1-1")]
-read_through_builder!(a2a_types::draft_1_1::TimelineEntry);
 
 /// Types the model never refuses: read into the value itself.
 macro_rules! plain {

@@ -42,8 +42,8 @@ use crate::error::{ProtoError, ProtoErrorKind};
 /// A value read from a whole protobuf message.
 ///
 /// Public in a private module, so [`Protobuf`](crate::Protobuf) can
-/// require it while only this crate implements it (the impls are in
-/// `read.rs`): every type with a protobuf form has a reader, checked
+/// require it while only this crate implements it (through [`Build`],
+/// whose impls are in `read.rs`): every type with a protobuf form has a reader, checked
 /// against prost and [`Protobuf::from_message`](crate::Protobuf::from_message)
 /// on every input the tests and the fuzz target make.
 pub trait ProtoRead: Sized {
@@ -82,12 +82,15 @@ pub(crate) trait Build: Sized {
     fn finish(builder: Self::Builder) -> Result<Self>;
 }
 
-/// [`ProtoRead::read_message`] for a type read through a builder.
-pub(crate) fn read_message<T: Build>(bytes: &[u8]) -> std::result::Result<T, ProtoError> {
-    let mut builder = T::Builder::default();
-    merge(&mut builder, bytes, RECURSION_LIMIT)
-        .and_then(|()| T::finish(builder))
-        .map_err(|e| *e)
+/// Every type read through a builder is readable, so `Protobuf`, which
+/// requires [`ProtoRead`], requires a builder of every type it covers.
+impl<T: Build> ProtoRead for T {
+    fn read_message(bytes: &[u8]) -> std::result::Result<Self, ProtoError> {
+        let mut builder = T::Builder::default();
+        merge(&mut builder, bytes, RECURSION_LIMIT)
+            .and_then(|()| T::finish(builder))
+            .map_err(|e| *e)
+    }
 }
 
 /// Reads every field of `bytes` into `builder`.
